@@ -1,0 +1,95 @@
+/**
+ * buildApp(config, store): the Fastify instance with every route, schema and
+ * handler in place. It never listens; server.ts does, and tests may.
+ */
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { frameworkErrors, installProblemHandlers, sendProblem } from './problem-handler.js';
+import { ProblemError } from './problems.js';
+import { serviceRoutes } from './service-routes.js';
+import type { UserStore } from './store/user-store.js';
+import { USER_FORMATS } from './users/user-formats.js';
+import { userRoutes } from './users/user-routes.js';
+import { UserResource } from './users/user-schemas.js';
+import { createUserService } from './users/user-service.js';
+
+export interface AppOptions {
+  config: Readonly<Config>;
+  store: UserStore;
+}
+
+/**
+ * Longest decoded path segment after `/users/` the router accepts. The default
+ * (100) is too short for CONTRACT §3.5: `email_address:` plus a 254-character
+ * address of multi-byte characters.
+ */
+const MAX_PARAM_LENGTH = 2048;
+
+/** An incoming X-Request-Id is kept when it is short and printable; otherwise a new one is made. */
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+export async function buildApp({ config, store }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    bodyLimit: config.bodyLimit,
+    maxParamLength: MAX_PARAM_LENGTH,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    // Fastify's own 503 while closing is not a problem document; the hook below answers instead.
+    return503OnClosing: false,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    frameworkErrors,
+    ajv: {
+      customOptions: {
+        // CONTRACT §1: unknown fields are a 400, never stripped; types are never coerced.
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: false,
+        allErrors: true,
+        verbose: true,
+        formats: USER_FORMATS,
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.headersTimeout = config.headersTimeoutMs;
+
+  let closing = false;
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      return sendProblem(request, reply, new ProblemError('store-unavailable', 'The instance is shutting down; retry.', {}, { 'retry-after': '1' }));
+    }
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
+  installProblemHandlers(app);
+  app.addSchema(UserResource);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'User service',
+        version: '1',
+        description: 'Create, read, update, delete and search users; fetch one user by a secondary key at `/users/{key}:{value}`. Errors are RFC 9457 problem documents.',
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(serviceRoutes, { store });
+  await app.register(userRoutes, { service: createUserService({ store }) });
+  app.addHook('onClose', async () => store.close());
+  return app;
+}

@@ -1,0 +1,68 @@
+/**
+ * RFC 9457 problem details: the fixed list of problem types this service answers
+ * with, and the error type that carries one through Fastify to the error handler.
+ * The list is part of the contract (docs/errors.md); `type` and `status` are
+ * stable, `title` is fixed per type, `detail` may change.
+ */
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export const PROBLEM_TYPES = {
+  'malformed-request': { status: 400, title: 'The request could not be parsed' },
+  'validation-failed': { status: 400, title: 'The request body is not a valid user' },
+  'invalid-lookup-key': { status: 400, title: 'The lookup key is not one of the allowed keys' },
+  'invalid-query': { status: 400, title: 'The search query is not valid' },
+  'not-found': { status: 404, title: 'No such resource' },
+  'method-not-allowed': { status: 405, title: 'The method is not defined on this path' },
+  'key-conflict': { status: 409, title: 'A unique key is already taken' },
+  'precondition-failed': { status: 412, title: 'The If-Match precondition did not hold' },
+  'payload-too-large': { status: 413, title: 'The request body is larger than the limit' },
+  'uri-too-long': { status: 414, title: 'The request path is longer than the limit' },
+  'unsupported-media-type': { status: 415, title: 'The request body must be application/json' },
+  'request-header-fields-too-large': { status: 431, title: 'The request headers are larger than the limit' },
+  'internal-error': { status: 500, title: 'The service failed unexpectedly' },
+  'store-unavailable': { status: 503, title: 'The user store is unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemType = keyof typeof PROBLEM_TYPES;
+
+/** Base of the `type` URIs: a path on this service, documented in docs/errors.md. */
+export const PROBLEM_TYPE_BASE = '/problems/';
+
+/** One entry of `errors`: where in the request and what is wrong there. */
+export type ProblemItem = { pointer: string; detail: string } | { parameter: string; detail: string };
+
+export interface ProblemExtras {
+  errors?: ProblemItem[];
+  /** On key-conflict: the unique key that was taken (never whose it is). */
+  key?: string;
+}
+
+export interface ProblemDocument extends ProblemExtras {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+}
+
+/** An error that is answered as a problem document; anything else becomes `internal-error`. */
+export class ProblemError extends Error {
+  readonly status: number;
+  constructor(
+    readonly problemType: ProblemType,
+    readonly detail: string,
+    readonly extras: ProblemExtras = {},
+    /** Response headers the problem requires (`Allow` on 405, `Retry-After` on 503). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'ProblemError';
+    this.status = PROBLEM_TYPES[problemType].status;
+  }
+}
+
+export function problemDocument(type: ProblemType, detail: string, instance: string, extras: ProblemExtras = {}): ProblemDocument {
+  const { status, title } = PROBLEM_TYPES[type];
+  return { type: PROBLEM_TYPE_BASE + type, title, status, detail, instance, ...extras };
+}

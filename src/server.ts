@@ -1,0 +1,54 @@
+/**
+ * Entry point: load the configuration, open the store, build the app, listen,
+ * and stop gracefully on SIGTERM/SIGINT (stop accepting, finish requests in
+ * flight, close the store, exit 0).
+ */
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openStore } from './store/open-store.js';
+
+export async function serve(config: Readonly<Config>): Promise<void> {
+  const store = await openStore(config.store);
+  const app = await buildApp({ config, store });
+  await app.listen({ host: config.host, port: config.port });
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing requests in flight');
+    const force = setTimeout(() => {
+      app.log.error('requests in flight did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+function main(): void {
+  let config: Readonly<Config>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`user-service: configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  serve(config).catch((error: unknown) => {
+    process.stderr.write(`user-service: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+main();

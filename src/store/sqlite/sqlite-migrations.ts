@@ -1,0 +1,50 @@
+/**
+ * Versioned schema of the SQLite store. Migration N brings `PRAGMA user_version`
+ * from N-1 to N; they run at open inside one IMMEDIATE transaction, so two
+ * processes opening the same file at once migrate it exactly once.
+ * Never edit a released migration: append a new one.
+ */
+import type { Database } from 'better-sqlite3';
+
+export const SQLITE_MIGRATIONS: readonly string[] = [
+  // 1: users and the one keys table. Every username, email address and legacy id
+  // lives in user_keys under its compared form; its primary key is the uniqueness
+  // constraint for all of them, so lookup, uniqueness and the 409's key share one path.
+  `
+  CREATE TABLE users (
+    uid TEXT NOT NULL PRIMARY KEY,
+    username TEXT NOT NULL,
+    email_address TEXT NOT NULL,
+    legacy_ids TEXT NOT NULL,
+    display_name TEXT,
+    display_name_key TEXT,
+    attributes TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+  CREATE INDEX users_by_display_name_key ON users (display_name_key) WHERE display_name_key IS NOT NULL;
+  CREATE TABLE user_keys (
+    key TEXT NOT NULL CHECK (key IN ('username', 'email_address', 'legacy_id')),
+    value TEXT NOT NULL,
+    uid TEXT NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
+    PRIMARY KEY (key, value)
+  ) WITHOUT ROWID;
+  CREATE INDEX user_keys_by_uid ON user_keys (uid);
+  `,
+];
+
+/** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */
+export function migrateSqlite(db: Database): number {
+  return db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > SQLITE_MIGRATIONS.length) {
+      throw new Error(`database schema version ${current} is newer than this release supports (${SQLITE_MIGRATIONS.length})`);
+    }
+    for (let version = current; version < SQLITE_MIGRATIONS.length; version++) {
+      db.exec(SQLITE_MIGRATIONS[version] as string);
+    }
+    db.pragma(`user_version = ${SQLITE_MIGRATIONS.length}`);
+    return SQLITE_MIGRATIONS.length - current;
+  }).immediate();
+}

@@ -1,0 +1,226 @@
+/**
+ * UserStore on SQLite through better-sqlite3: one connection per process, WAL,
+ * and `synchronous=FULL` by default, set explicitly on every open, so a returned
+ * write has been fsynced. Writes run in IMMEDIATE transactions; the keys table's
+ * primary key enforces uniqueness (see sqlite-migrations.ts).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { keysOf, displayNameKey, type LookupKey, type User, type UserFields } from '../../users/user.js';
+import { prefixUpperBound } from '../../users/canonical.js';
+import { KeyConflictError, StoreUnavailableError } from '../store-errors.js';
+import type { Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
+import { migrateSqlite } from './sqlite-migrations.js';
+
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
+
+export interface SqliteStoreOptions {
+  /** A file path, or `:memory:`. */
+  path: string;
+  /** FULL (default) survives power loss; NORMAL survives a process crash only. */
+  synchronous?: SqliteSynchronous;
+  /** How long a write waits for another process's lock before 503, in ms. */
+  busyTimeoutMs?: number;
+}
+
+interface UserRow {
+  uid: string;
+  username: string;
+  email_address: string;
+  legacy_ids: string;
+  display_name: string | null;
+  attributes: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+const USER_COLUMNS = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version';
+
+export function userRowToUser(row: UserRow): User {
+  return {
+    uid: row.uid,
+    username: row.username,
+    email_address: row.email_address,
+    legacy_ids: JSON.parse(row.legacy_ids) as string[],
+    display_name: row.display_name,
+    attributes: JSON.parse(row.attributes) as Record<string, unknown>,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    version: row.version,
+  };
+}
+
+/** SQLite result codes that mean "try again later", not "this request is wrong". */
+const TRANSIENT_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY']);
+
+function translate(error: unknown): unknown {
+  const code = (error as { code?: string }).code ?? '';
+  if (TRANSIENT_CODES.has(code) || TRANSIENT_CODES.has(code.replace(/_[A-Z_]+$/, ''))) {
+    return new StoreUnavailableError({ cause: error });
+  }
+  return error;
+}
+
+/**
+ * Settings applied on every open. `synchronous` is per connection and not stored in
+ * the file, so it must be set each time: FULL fsyncs the WAL at every commit.
+ */
+export function configureConnection(db: Database.Database, options: Omit<SqliteStoreOptions, 'path'>): void {
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  db.pragma('foreign_keys = ON');
+}
+
+export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const db = new Database(options.path);
+  configureConnection(db, options);
+  migrateSqlite(db);
+
+  const insertUser = db.prepare(
+    `INSERT INTO users (${USER_COLUMNS}, display_name_key) VALUES (@uid, @username, @email_address, @legacy_ids, @display_name, @attributes, @created_at, @updated_at, @version, @display_name_key)`,
+  );
+  const updateUser = db.prepare(
+    `UPDATE users SET username = @username, email_address = @email_address, legacy_ids = @legacy_ids, display_name = @display_name,
+       display_name_key = @display_name_key, attributes = @attributes, updated_at = @updated_at, version = @version WHERE uid = @uid`,
+  );
+  const insertKey = db.prepare('INSERT INTO user_keys (key, value, uid) VALUES (?, ?, ?)');
+  const deleteKeys = db.prepare('DELETE FROM user_keys WHERE uid = ?');
+  const deleteUser = db.prepare('DELETE FROM users WHERE uid = ?');
+  const selectByUid = db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE uid = ?`);
+  const selectByKey = db.prepare<[string, string], UserRow>(
+    `SELECT ${USER_COLUMNS} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ? AND value = ?)`,
+  );
+  const selectOne = db.prepare('SELECT 1');
+  // Search statements differ only by which filters are present: a handful of shapes, each prepared once.
+  const searchStatements = new Map<string, Database.Statement>();
+  const prepared = (sql: string) => {
+    let statement = searchStatements.get(sql);
+    if (!statement) searchStatements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+  let closed = false;
+
+  function toParams(user: User) {
+    return {
+      ...user,
+      legacy_ids: JSON.stringify(user.legacy_ids),
+      attributes: JSON.stringify(user.attributes),
+      display_name_key: displayNameKey(user.display_name),
+    };
+  }
+
+  function insertKeys(user: User): void {
+    for (const entry of keysOf(user)) {
+      try {
+        insertKey.run(entry.key, entry.value, user.uid);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new KeyConflictError(entry.key);
+        throw error;
+      }
+    }
+  }
+
+  /** Runs `fn` as one IMMEDIATE transaction, translating driver errors into store errors. */
+  function run<T>(fn: () => T, write: boolean): T {
+    if (closed) throw new StoreUnavailableError();
+    try {
+      return write ? db.transaction(fn).immediate() : fn();
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  function current(uid: string, precondition?: Precondition): WriteOutcome<User> {
+    const row = selectByUid.get(uid);
+    if (!row) return { status: 'not-found' };
+    const user = userRowToUser(row);
+    if (precondition && !precondition(user)) return { status: 'precondition-failed' };
+    return { status: 'ok', value: user };
+  }
+
+  return {
+    async create(user) {
+      return run(() => {
+        insertUser.run(toParams(user));
+        insertKeys(user);
+        return user;
+      }, true);
+    },
+
+    async get(uid) {
+      return run(() => {
+        const row = selectByUid.get(uid);
+        return row && userRowToUser(row);
+      }, false);
+    },
+
+    async findByKey(key: LookupKey, value: string) {
+      return run(() => {
+        const row = key === 'uid' ? selectByUid.get(value) : selectByKey.get(key, value);
+        return row && userRowToUser(row);
+      }, false);
+    },
+
+    async replace(uid: string, fields: UserFields, now: string, precondition?: Precondition) {
+      return run((): WriteOutcome<User> => {
+        const found = current(uid, precondition);
+        if (found.status !== 'ok') return found;
+        const next: User = { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
+        deleteKeys.run(uid);
+        updateUser.run(toParams(next));
+        insertKeys(next);
+        return { status: 'ok', value: next };
+      }, true);
+    },
+
+    async delete(uid: string, precondition?: Precondition) {
+      return run((): WriteOutcome<void> => {
+        const found = current(uid, precondition);
+        if (found.status !== 'ok') return found;
+        deleteUser.run(uid); // user_keys rows go with it (ON DELETE CASCADE)
+        return { status: 'ok', value: undefined };
+      }, true);
+    },
+
+    async search({ filter, after, limit }: SearchPage) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (after !== undefined) {
+        where.push('uid > ?');
+        params.push(after);
+      }
+      for (const key of ['username', 'email_address', 'legacy_id'] as const) {
+        const value = filter[key];
+        if (value === undefined) continue;
+        where.push('uid IN (SELECT uid FROM user_keys WHERE key = ? AND value = ?)');
+        params.push(key, value);
+      }
+      if (filter.prefix !== undefined) {
+        const upper = prefixUpperBound(filter.prefix);
+        const range = upper === undefined ? '>= ?' : '>= ? AND %s < ?';
+        const bounds = upper === undefined ? [filter.prefix] : [filter.prefix, upper];
+        where.push(
+          `(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND value ${range.replace('%s', 'value')})` +
+            ` OR (display_name_key ${range.replace('%s', 'display_name_key')}))`,
+        );
+        params.push(...bounds, ...bounds);
+      }
+      const sql = `SELECT ${USER_COLUMNS} FROM users ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY uid LIMIT ?`;
+      return run(() => (prepared(sql).all(...params, limit) as UserRow[]).map(userRowToUser), false);
+    },
+
+    async ping() {
+      run(() => selectOne.get(), false);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

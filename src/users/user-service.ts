@@ -1,0 +1,121 @@
+/**
+ * The use cases of the user resource. Depends only on the UserStore port and the
+ * domain rules; knows nothing of HTTP beyond the problems it raises.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import { ProblemError } from '../problems.js';
+import { KeyConflictError } from '../store/store-errors.js';
+import type { Precondition, SearchFilter, UserStore, WriteOutcome } from '../store/user-store.js';
+import { canon } from './canonical.js';
+import { decodeCursor, encodeCursor } from './search-cursor.js';
+import { isUid, type User } from './user.js';
+import { isStorable, toUserFields } from './user-input.js';
+import { parseUserRef } from './user-ref.js';
+import { SEARCH_LIMIT_DEFAULT, type CreateUserBody, type ReplaceUserBody, type SearchQuery } from './user-schemas.js';
+
+export interface SearchResult {
+  users: User[];
+  /** Present when more users may follow: the cursor of the next page. */
+  nextCursor?: string;
+}
+
+export interface UserServiceOptions {
+  store: UserStore;
+  /** The clock, as an RFC 3339 UTC timestamp with milliseconds. */
+  now?: () => string;
+}
+
+const notFound = () => new ProblemError('not-found', 'No user matches.');
+
+function conflict(error: unknown): never {
+  if (error instanceof KeyConflictError) {
+    throw new ProblemError('key-conflict', `The ${error.key} is already taken by another user.`, { key: error.key });
+  }
+  throw error;
+}
+
+function settle<T>(outcome: WriteOutcome<T>): T {
+  if (outcome.status === 'not-found') throw notFound();
+  if (outcome.status === 'precondition-failed') {
+    throw new ProblemError('precondition-failed', 'The user has changed since the given entity tag; read it again.');
+  }
+  return outcome.value;
+}
+
+export function createUserService({ store, now = () => new Date().toISOString() }: UserServiceOptions) {
+  async function read(ref: string): Promise<User> {
+    const parsed = parseUserRef(ref);
+    const key = parsed.kind === 'uid' ? 'uid' : parsed.key;
+    const value = parsed.kind === 'uid' ? parsed.uid : parsed.value;
+    // A malformed uid cannot exist: answer 404 without asking the store.
+    if (key === 'uid' && !isUid(value)) throw notFound();
+    const user = await store.findByKey(key, value);
+    if (!user) throw notFound();
+    return user;
+  }
+
+  /** The uid a write path names, or 404 when it cannot name one. */
+  function writableUid(ref: string): string {
+    const parsed = parseUserRef(ref);
+    if (parsed.kind !== 'uid' || !isUid(parsed.uid)) throw notFound();
+    return parsed.uid;
+  }
+
+  return {
+    /** GET /users/{uid} and GET /users/{key}:{value} alike (seed §4: the lookup is an alias). */
+    read,
+
+    async create(body: CreateUserBody): Promise<User> {
+      const timestamp = now();
+      const user: User = { uid: uuidv7(), ...toUserFields(body), created_at: timestamp, updated_at: timestamp, version: 1 };
+      return store.create(user).catch(conflict);
+    },
+
+    async replace(ref: string, body: ReplaceUserBody, precondition?: Precondition): Promise<User> {
+      const uid = writableUid(ref);
+      if (body.uid !== undefined && body.uid.toLowerCase() !== uid) {
+        throw new ProblemError('validation-failed', '/uid must equal the uid in the path', {
+          errors: [{ pointer: '/uid', detail: 'must equal the uid in the path' }],
+        });
+      }
+      const outcome = await store.replace(uid, toUserFields(body), now(), precondition).catch(conflict);
+      return settle(outcome);
+    },
+
+    async delete(ref: string, precondition?: Precondition): Promise<void> {
+      settle(await store.delete(writableUid(ref), precondition));
+    },
+
+    async search(query: SearchQuery): Promise<SearchResult> {
+      for (const [parameter, value] of Object.entries(query)) {
+        if (typeof value === 'string' && !isStorable(value)) {
+          throw new ProblemError('invalid-query', `${parameter} must not contain U+0000`, {
+            errors: [{ parameter, detail: 'must not contain U+0000' }],
+          });
+        }
+      }
+      const filter: SearchFilter = {};
+      if (query.username !== undefined) filter.username = canon(query.username);
+      if (query.email_address !== undefined) filter.email_address = canon(query.email_address);
+      if (query.legacy_id !== undefined) filter.legacy_id = query.legacy_id;
+      if (query.q !== undefined) filter.prefix = canon(query.q);
+      let after: string | undefined;
+      if (query.cursor !== undefined) {
+        after = decodeCursor(query.cursor, filter);
+        if (after === undefined) {
+          throw new ProblemError('invalid-query', 'cursor was not issued for this search', {
+            errors: [{ parameter: 'cursor', detail: 'was not issued by this service for these filters' }],
+          });
+        }
+      }
+      const limit = query.limit === undefined ? SEARCH_LIMIT_DEFAULT : Number(query.limit);
+      // One extra row tells whether a next page exists without a second query.
+      const rows = await store.search({ filter, after, limit: limit + 1 });
+      const users = rows.slice(0, limit);
+      const last = users[users.length - 1];
+      return rows.length > limit && last ? { users, nextCursor: encodeCursor(last.uid, filter) } : { users };
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

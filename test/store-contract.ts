@@ -1,0 +1,224 @@
+/**
+ * The UserStore contract suite: written once, run against every store adapter.
+ * It checks the invariants stated in src/store/user-store.ts.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { v7 as uuidv7 } from 'uuid';
+import { canon } from '../src/users/canonical.js';
+import { KeyConflictError, StoreUnavailableError } from '../src/store/store-errors.js';
+import type { UserStore } from '../src/store/user-store.js';
+import type { User, UserFields } from '../src/users/user.js';
+
+export interface StoreHandle {
+  store: UserStore;
+  /** Closes the store and opens a new one over the same data. */
+  reopen(): Promise<UserStore>;
+  /** Closes what is open and removes the data. */
+  cleanup(): Promise<void>;
+}
+
+let sequence = 0;
+function fields(overrides: Partial<UserFields> = {}): UserFields {
+  sequence += 1;
+  return {
+    username: `contract${sequence}`,
+    email_address: `contract${sequence}@example.com`,
+    legacy_ids: [],
+    display_name: null,
+    attributes: {},
+    ...overrides,
+  };
+}
+
+function newUser(overrides: Partial<UserFields> = {}): User {
+  const now = new Date().toISOString();
+  return { uid: uuidv7(), ...fields(overrides), created_at: now, updated_at: now, version: 1 };
+}
+
+async function rejectsWithKey(promise: Promise<unknown>, key: string): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => error instanceof KeyConflictError && error.key === key);
+}
+
+export function storeContractSuite(name: string, open: () => Promise<StoreHandle>): void {
+  describe(`UserStore contract: ${name}`, () => {
+    let handle: StoreHandle;
+    let store: UserStore;
+    before(async () => {
+      handle = await open();
+      store = handle.store;
+    });
+    after(async () => handle.cleanup());
+
+    it('create(user) returns the user and get(uid) reads it back unchanged', async () => {
+      const user = newUser({ legacy_ids: ['L-1', 'crm:77'], display_name: 'Ann', attributes: { deep: { list: [1, 'two', null] } } });
+      assert.deepEqual(await store.create(user), user);
+      assert.deepEqual(await store.get(user.uid), user);
+    });
+
+    it('get(uid) and findByKey() return undefined when nothing matches', async () => {
+      assert.equal(await store.get(uuidv7()), undefined);
+      assert.equal(await store.findByKey('username', 'nobody-here'), undefined);
+      assert.equal(await store.findByKey('legacy_id', 'nothing'), undefined);
+    });
+
+    it('findByKey finds a user by every key in its compared form', async () => {
+      const user = await store.create(newUser({ username: 'Zoë.K', email_address: 'Zoe.K+x@Example.COM', legacy_ids: ['A:1', 'a:1 '.trim()] }));
+      assert.equal((await store.findByKey('uid', user.uid))?.uid, user.uid);
+      assert.equal((await store.findByKey('username', canon('ZOË.k')))?.uid, user.uid);
+      assert.equal((await store.findByKey('email_address', canon('zoe.k+X@example.com')))?.uid, user.uid);
+      assert.equal((await store.findByKey('legacy_id', 'A:1'))?.uid, user.uid);
+      assert.equal((await store.findByKey('legacy_id', 'a:1'))?.uid, user.uid);
+      assert.equal(await store.findByKey('legacy_id', 'A:1 '), undefined, 'legacy ids match exactly');
+    });
+
+    it('create() with a taken username (in any case) throws KeyConflictError(username) and writes nothing', async () => {
+      const first = await store.create(newUser({ username: 'Taken' }));
+      const second = newUser({ username: 'tAKEN', legacy_ids: ['only-in-second'] });
+      await rejectsWithKey(store.create(second), 'username');
+      assert.equal(await store.get(second.uid), undefined);
+      assert.equal(await store.findByKey('email_address', canon(second.email_address)), undefined);
+      assert.equal(await store.findByKey('legacy_id', 'only-in-second'), undefined);
+      assert.deepEqual(await store.get(first.uid), first);
+    });
+
+    it('create() with a taken email address or legacy id names that key', async () => {
+      const first = await store.create(newUser({ email_address: 'Shared@Example.com', legacy_ids: ['dup-1'] }));
+      await rejectsWithKey(store.create(newUser({ email_address: 'shared@example.COM' })), 'email_address');
+      await rejectsWithKey(store.create(newUser({ legacy_ids: ['x-free', 'dup-1'] })), 'legacy_id');
+      assert.equal(await store.findByKey('legacy_id', 'x-free'), undefined);
+      assert.deepEqual(await store.get(first.uid), first);
+    });
+
+    it('values of different keys may overlap: the key decides', async () => {
+      const a = await store.create(newUser({ username: 'overlap', legacy_ids: ['someone'] }));
+      const b = await store.create(newUser({ username: 'someone', legacy_ids: ['overlap'] }));
+      assert.equal((await store.findByKey('username', 'overlap'))?.uid, a.uid);
+      assert.equal((await store.findByKey('legacy_id', 'overlap'))?.uid, b.uid);
+      assert.equal((await store.findByKey('username', 'someone'))?.uid, b.uid);
+      assert.equal((await store.findByKey('legacy_id', 'someone'))?.uid, a.uid);
+    });
+
+    it('replace() swaps the writable fields, keeps created_at, bumps version and frees the old keys', async () => {
+      const user = await store.create(newUser({ username: 'before', legacy_ids: ['old-1', 'keep-1'] }));
+      const next = fields({ username: 'after', legacy_ids: ['keep-1', 'new-1'], display_name: 'D', attributes: { k: true } });
+      const now = new Date(Date.now() + 1000).toISOString();
+      const outcome = await store.replace(user.uid, next, now);
+      assert.equal(outcome.status, 'ok');
+      const expected: User = { ...user, ...next, updated_at: now, version: 2 };
+      assert.deepEqual(outcome.status === 'ok' && outcome.value, expected);
+      assert.deepEqual(await store.get(user.uid), expected);
+      assert.equal(await store.findByKey('username', 'before'), undefined);
+      assert.equal(await store.findByKey('legacy_id', 'old-1'), undefined);
+      assert.equal((await store.findByKey('legacy_id', 'new-1'))?.uid, user.uid);
+      // A freed key can be taken by another user at once.
+      await store.create(newUser({ username: 'BEFORE', legacy_ids: ['old-1'] }));
+    });
+
+    it('replace() that keeps the same keys does not conflict with itself', async () => {
+      const user = await store.create(newUser({ legacy_ids: ['self-1'] }));
+      const outcome = await store.replace(user.uid, { ...fields(), username: user.username.toUpperCase(), email_address: user.email_address, legacy_ids: ['self-1'] }, user.updated_at);
+      assert.equal(outcome.status, 'ok');
+    });
+
+    it('replace() onto a key held by another user throws KeyConflictError and changes nothing', async () => {
+      const holder = await store.create(newUser({ legacy_ids: ['held'] }));
+      const user = await store.create(newUser({ legacy_ids: ['mine'] }));
+      await rejectsWithKey(store.replace(user.uid, fields({ legacy_ids: ['mine', 'held'] }), user.updated_at), 'legacy_id');
+      await rejectsWithKey(store.replace(user.uid, fields({ username: holder.username.toUpperCase() }), user.updated_at), 'username');
+      assert.deepEqual(await store.get(user.uid), user);
+      assert.equal((await store.findByKey('legacy_id', 'mine'))?.uid, user.uid);
+      assert.equal((await store.findByKey('username', canon(user.username)))?.uid, user.uid);
+    });
+
+    it('replace() and delete() report not-found for an unknown uid', async () => {
+      assert.deepEqual(await store.replace(uuidv7(), fields(), new Date().toISOString()), { status: 'not-found' });
+      assert.deepEqual(await store.delete(uuidv7()), { status: 'not-found' });
+    });
+
+    it('a refused precondition leaves the user as it was', async () => {
+      const user = await store.create(newUser());
+      let seen: User | undefined;
+      const refuse = (current: User) => {
+        seen = current;
+        return false;
+      };
+      assert.deepEqual(await store.replace(user.uid, fields(), new Date().toISOString(), refuse), { status: 'precondition-failed' });
+      assert.deepEqual(seen, user, 'the precondition sees the current user');
+      assert.deepEqual(await store.delete(user.uid, refuse), { status: 'precondition-failed' });
+      assert.deepEqual(await store.get(user.uid), user);
+      assert.equal((await store.delete(user.uid, () => true)).status, 'ok');
+    });
+
+    it('delete() removes the user and frees every key for reuse', async () => {
+      const user = await store.create(newUser({ username: 'gone', email_address: 'gone@example.com', legacy_ids: ['gone-1'] }));
+      assert.deepEqual(await store.delete(user.uid), { status: 'ok', value: undefined });
+      assert.equal(await store.get(user.uid), undefined);
+      assert.equal(await store.findByKey('username', 'gone'), undefined);
+      assert.deepEqual(await store.delete(user.uid), { status: 'not-found' });
+      const again = await store.create(newUser({ username: 'GONE', email_address: 'Gone@Example.com', legacy_ids: ['gone-1'] }));
+      assert.equal((await store.findByKey('legacy_id', 'gone-1'))?.uid, again.uid);
+    });
+
+    describe('search', () => {
+      const tag = `s${Date.now().toString(36)}`;
+      let users: User[];
+      before(async () => {
+        users = [];
+        for (let i = 0; i < 7; i++) {
+          users.push(
+            await store.create(
+              newUser({
+                username: `${tag}-user${i}`,
+                email_address: `${tag}.mail${i}@example.com`,
+                legacy_ids: [`${tag}:L${i}`],
+                display_name: i === 3 ? `Émile ${tag}` : null,
+              }),
+            ),
+          );
+        }
+      });
+
+      it('returns users in ascending uid order, at most limit, strictly after `after`', async () => {
+        const page = await store.search({ filter: { prefix: tag }, limit: 3 });
+        assert.deepEqual(page.map((u) => u.uid), users.slice(0, 3).map((u) => u.uid));
+        const rest = await store.search({ filter: { prefix: tag }, after: users[2]!.uid, limit: 100 });
+        assert.deepEqual(rest.map((u) => u.uid), users.slice(3).map((u) => u.uid));
+        const all = await store.search({ filter: {}, limit: 1000 });
+        assert.deepEqual(all.map((u) => u.uid), [...all.map((u) => u.uid)].sort());
+      });
+
+      it('filters by username, email address and legacy id, combined with AND', async () => {
+        const target = users[4]!;
+        assert.deepEqual((await store.search({ filter: { username: canon(target.username) }, limit: 10 })).map((u) => u.uid), [target.uid]);
+        assert.deepEqual((await store.search({ filter: { email_address: canon(target.email_address) }, limit: 10 })).map((u) => u.uid), [target.uid]);
+        assert.deepEqual((await store.search({ filter: { legacy_id: `${tag}:L4` }, limit: 10 })).map((u) => u.uid), [target.uid]);
+        assert.deepEqual(await store.search({ filter: { legacy_id: `${tag}:L4`, username: canon(users[5]!.username) }, limit: 10 }), []);
+      });
+
+      it('prefix matches the canonical username, email address or display name', async () => {
+        const byMail = await store.search({ filter: { prefix: `${tag}.mail5` }, limit: 10 });
+        assert.deepEqual(byMail.map((u) => u.uid), [users[5]!.uid]);
+        const byName = await store.search({ filter: { prefix: canon('ÉMILE') }, limit: 100 });
+        assert.ok(byName.some((u) => u.uid === users[3]!.uid));
+        assert.deepEqual(await store.search({ filter: { prefix: `${tag}-nomatch` }, limit: 10 }), []);
+      });
+    });
+
+    it('a reopened store holds every write that was returned', async () => {
+      const user = await store.create(newUser({ legacy_ids: ['durable-1'] }));
+      store = await handle.reopen();
+      assert.deepEqual(await store.get(user.uid), user);
+      assert.equal((await store.findByKey('legacy_id', 'durable-1'))?.uid, user.uid);
+    });
+
+    it('ping() resolves while open; after close() every call rejects with StoreUnavailableError', async () => {
+      await store.ping();
+      const closing = await handle.reopen();
+      await closing.close();
+      await assert.rejects(closing.ping(), StoreUnavailableError);
+      await assert.rejects(closing.get(uuidv7()), StoreUnavailableError);
+      store = await handle.reopen();
+    });
+  });
+}
