@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+function settingOf(env: Record<string, string>): string | undefined {
+  try {
+    loadConfig(env);
+    return undefined;
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.setting;
+  }
+}
+
+describe('loadConfig', () => {
+  it('defaults to loopback:8080, SQLite at ./data/users.db with synchronous=FULL, a 64 KiB body limit', () => {
+    const config = loadConfig({});
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.port, 8080);
+    assert.deepEqual(config.store, { kind: 'sqlite', path: './data/users.db', synchronous: 'FULL' });
+    assert.equal(config.bodyLimit, 65536);
+    assert.ok(config.requestTimeoutMs > 0 && config.headersTimeoutMs > 0 && config.keepAliveTimeoutMs > 0);
+    assert.ok(Object.isFrozen(config) && Object.isFrozen(config.store));
+  });
+
+  it('selects the store from DATABASE_URL', () => {
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).store, { kind: 'sqlite', path: ':memory:', synchronous: 'FULL' });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'NORMAL' }).store, { kind: 'sqlite', path: '/tmp/x.db', synchronous: 'NORMAL' });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).store, { kind: 'postgres', url: 'postgres://u@h/db' });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).store, { kind: 'postgres', url: 'postgresql://u@h/db' });
+  });
+
+  it('names the setting of every bad value', () => {
+    assert.equal(settingOf({ PORT: 'abc' }), 'PORT');
+    assert.equal(settingOf({ PORT: '65536' }), 'PORT');
+    assert.equal(settingOf({ DATABASE_URL: 'mysql://x' }), 'DATABASE_URL');
+    assert.equal(settingOf({ DATABASE_URL: 'sqlite:' }), 'DATABASE_URL');
+    assert.equal(settingOf({ LOG_LEVEL: 'loud' }), 'LOG_LEVEL');
+    assert.equal(settingOf({ BODY_LIMIT: '1.5' }), 'BODY_LIMIT');
+    assert.equal(settingOf({ SQLITE_SYNCHRONOUS: 'OFF' }), 'SQLITE_SYNCHRONOUS');
+    assert.equal(settingOf({ AUTH_MODE: 'magic' }), 'AUTH_MODE');
+    assert.equal(settingOf({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' }), 'HEADERS_TIMEOUT_MS');
+  });
+
+  it('refuses to serve unauthenticated on a non-loopback host unless ALLOW_UNAUTHENTICATED=true', () => {
+    assert.equal(settingOf({ HOST: '0.0.0.0' }), 'HOST');
+    assert.equal(settingOf({ HOST: '10.1.2.3' }), 'HOST');
+    assert.equal(loadConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'true' }).host, '0.0.0.0');
+    assert.equal(loadConfig({ HOST: '::1' }).host, '::1');
+    assert.equal(loadConfig({ HOST: 'localhost' }).host, 'localhost');
+  });
+});
