@@ -38,7 +38,7 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
       redact: ['req.headers.authorization', 'req.headers.cookie'],
     },
     bodyLimit: config.bodyLimit,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     // Fastify's own 503 while closing is not a problem document; the hook below answers instead.
@@ -49,6 +49,8 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     frameworkErrors,
+    // The serializer's own Ajv (used for unions in response schemas) must know the formats too.
+    serializerOpts: { ajv: { formats: USER_FORMATS } },
     ajv: {
       customOptions: {
         // CONTRACT §1: unknown fields are a 400, never stripped; types are never coerced.
@@ -75,6 +77,8 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
     closing = true;
   });
 
+  // Bodies are JSON only (CONTRACT §6: anything else is a 415), so Fastify's text/plain parser goes.
+  app.removeContentTypeParser('text/plain');
   installProblemHandlers(app);
   app.addSchema(UserResource);
   await app.register(swagger, {

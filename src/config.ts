@@ -14,7 +14,7 @@ export class ConfigError extends Error {
 
 export type StoreConfig =
   | { kind: 'sqlite'; path: string; synchronous: 'FULL' | 'NORMAL' }
-  | { kind: 'postgres'; url: string };
+  | { kind: 'postgres'; url: string; poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -62,12 +62,13 @@ function bool(env: Env, name: string): boolean {
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/users.db';
 
-/** `sqlite:PATH`, `sqlite::memory:`, `postgres://…` or `postgresql://…`. */
-export function parseDatabaseUrl(raw: string, synchronous: 'FULL' | 'NORMAL'): StoreConfig {
+/** `sqlite:PATH`, `sqlite::memory:`, `postgres://…` or `postgresql://…`, with the settings of that store. */
+function storeConfig(env: Env): StoreConfig {
+  const raw = env.DATABASE_URL || DEFAULT_DATABASE_URL;
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length);
     if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/users.db or sqlite::memory:');
-    return { kind: 'sqlite', path, synchronous };
+    return { kind: 'sqlite', path, synchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL') };
   }
   if (/^postgres(ql)?:\/\//.test(raw)) {
     try {
@@ -75,7 +76,13 @@ export function parseDatabaseUrl(raw: string, synchronous: 'FULL' | 'NORMAL'): S
     } catch {
       throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
     }
-    return { kind: 'postgres', url: raw };
+    return {
+      kind: 'postgres',
+      url: raw,
+      poolMax: integer(env, 'PG_POOL_MAX', 10, 1, 1000),
+      statementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 1, 3_600_000),
+      connectTimeoutMs: integer(env, 'PG_CONNECT_TIMEOUT_MS', 5_000, 1000, 600_000),
+    };
   }
   throw new ConfigError('DATABASE_URL', 'must start with sqlite:, postgres:// or postgresql://');
 }
@@ -91,7 +98,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (authMode === 'none' && !isLoopback(host) && !allowUnauthenticated) {
     throw new ConfigError('HOST', `${host} is not a loopback address and AUTH_MODE=none; set ALLOW_UNAUTHENTICATED=true to serve without authentication`);
   }
-  const synchronous = oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL');
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000);
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000);
   if (headersTimeoutMs > requestTimeoutMs) {
@@ -100,7 +106,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   return Object.freeze({
     host,
     port: integer(env, 'PORT', 8080, 0, 65535),
-    store: Object.freeze(parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL, synchronous)),
+    store: Object.freeze(storeConfig(env)),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 64 * 1024 * 1024),
     requestTimeoutMs,

@@ -1,37 +1,41 @@
 /**
  * Entry point: load the configuration, open the store, build the app, listen,
  * and stop gracefully on SIGTERM/SIGINT (stop accepting, finish requests in
- * flight, close the store, exit 0).
+ * flight, close the store, exit 0). The signal handlers are installed before
+ * anything else, so a signal that arrives during start-up also exits 0.
  */
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openStore } from './store/open-store.js';
 
 export async function serve(config: Readonly<Config>): Promise<void> {
-  const store = await openStore(config.store);
-  const app = await buildApp({ config, store });
-  await app.listen({ host: config.host, port: config.port });
-
+  let app: FastifyInstance | undefined;
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'stopping: finishing requests in flight');
+    app?.log.info({ signal }, 'stopping: finishing requests in flight');
     const force = setTimeout(() => {
-      app.log.error('requests in flight did not finish in time; exiting');
+      app?.log.error('requests in flight did not finish in time; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs);
     force.unref();
-    app.close().then(
+    // Without an app yet, nothing was acknowledged: exiting is the whole of stopping.
+    (app ? app.close() : Promise.resolve()).then(
       () => process.exit(0),
       (error: unknown) => {
-        app.log.error({ err: error }, 'error while stopping');
+        app?.log.error({ err: error }, 'error while stopping');
         process.exit(1);
       },
     );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+
+  const store = await openStore(config.store);
+  app = await buildApp({ config, store });
+  await app.listen({ host: config.host, port: config.port });
 }
 
 function main(): void {
@@ -46,9 +50,16 @@ function main(): void {
     throw error;
   }
   serve(config).catch((error: unknown) => {
-    process.stderr.write(`user-service: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`user-service: cannot start: ${describeStartError(error)}\n`);
     process.exit(1);
   });
+}
+
+/** One line: the error and, for a store that cannot be reached, its cause's code. */
+function describeStartError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  return cause ? `${error.message} (${cause.code ?? cause.message ?? 'unknown cause'})` : error.message;
 }
 
 main();

@@ -26,8 +26,9 @@ describe('loadConfig', () => {
   it('selects the store from DATABASE_URL', () => {
     assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).store, { kind: 'sqlite', path: ':memory:', synchronous: 'FULL' });
     assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'NORMAL' }).store, { kind: 'sqlite', path: '/tmp/x.db', synchronous: 'NORMAL' });
-    assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).store, { kind: 'postgres', url: 'postgres://u@h/db' });
-    assert.deepEqual(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).store, { kind: 'postgres', url: 'postgresql://u@h/db' });
+    const pg = { poolMax: 10, statementTimeoutMs: 5000, connectTimeoutMs: 5000 };
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).store, { kind: 'postgres', url: 'postgres://u@h/db', ...pg });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'postgresql://u@h/db', PG_POOL_MAX: '3' }).store, { kind: 'postgres', url: 'postgresql://u@h/db', ...pg, poolMax: 3 });
   });
 
   it('names the setting of every bad value', () => {
@@ -38,6 +39,8 @@ describe('loadConfig', () => {
     assert.equal(settingOf({ LOG_LEVEL: 'loud' }), 'LOG_LEVEL');
     assert.equal(settingOf({ BODY_LIMIT: '1.5' }), 'BODY_LIMIT');
     assert.equal(settingOf({ SQLITE_SYNCHRONOUS: 'OFF' }), 'SQLITE_SYNCHRONOUS');
+    assert.equal(settingOf({ DATABASE_URL: 'postgres://h/db', PG_POOL_MAX: '0' }), 'PG_POOL_MAX');
+    assert.equal(settingOf({ DATABASE_URL: 'postgres://h/db', PG_STATEMENT_TIMEOUT_MS: 'x' }), 'PG_STATEMENT_TIMEOUT_MS');
     assert.equal(settingOf({ AUTH_MODE: 'magic' }), 'AUTH_MODE');
     assert.equal(settingOf({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' }), 'HEADERS_TIMEOUT_MS');
   });

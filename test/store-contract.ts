@@ -212,6 +212,14 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       assert.equal((await store.findByKey('legacy_id', 'durable-1'))?.uid, user.uid);
     });
 
+    it('cursorKey() is 32 bytes, the same on every call and after reopening', async () => {
+      const key = await store.cursorKey();
+      assert.equal(key.length, 32);
+      assert.deepEqual(await store.cursorKey(), key);
+      store = await handle.reopen();
+      assert.deepEqual(await store.cursorKey(), key);
+    });
+
     it('ping() resolves while open; after close() every call rejects with StoreUnavailableError', async () => {
       await store.ping();
       const closing = await handle.reopen();

@@ -11,7 +11,9 @@ export async function openStore(config: StoreConfig): Promise<UserStore> {
       const { openSqliteUserStore } = await import('./sqlite/sqlite-user-store.js');
       return openSqliteUserStore({ path: config.path, synchronous: config.synchronous });
     }
-    case 'postgres':
-      throw new Error('the PostgreSQL store is not available in this release; use DATABASE_URL=sqlite:PATH');
+    case 'postgres': {
+      const { openPostgresUserStore } = await import('./postgres/postgres-user-store.js');
+      return openPostgresUserStore(config);
+    }
   }
 }

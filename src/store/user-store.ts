@@ -64,6 +64,12 @@ export interface UserStore {
   /** At most `limit` users matching the filter, in uid order after `after`. */
   search(page: SearchPage): Promise<User[]>;
 
+  /**
+   * A random 32-byte key made once per database and shared by every process that
+   * uses it. It signs search cursors, so only cursors this service issued are accepted.
+   */
+  cursorKey(): Promise<Buffer>;
+
   /** Resolves when the store can serve requests; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;
 

@@ -43,6 +43,13 @@ function settle<T>(outcome: WriteOutcome<T>): T {
 }
 
 export function createUserService({ store, now = () => new Date().toISOString() }: UserServiceOptions) {
+  // Fetched once; a failure is not cached, so a store that was down is asked again.
+  let cursorKey: Promise<Buffer> | undefined;
+  const getCursorKey = () => (cursorKey ??= store.cursorKey().catch((error: unknown) => {
+    cursorKey = undefined;
+    throw error;
+  }));
+
   async function read(ref: string): Promise<User> {
     const parsed = parseUserRef(ref);
     const key = parsed.kind === 'uid' ? 'uid' : parsed.key;
@@ -101,7 +108,7 @@ export function createUserService({ store, now = () => new Date().toISOString() 
       if (query.q !== undefined) filter.prefix = canon(query.q);
       let after: string | undefined;
       if (query.cursor !== undefined) {
-        after = decodeCursor(query.cursor, filter);
+        after = decodeCursor(await getCursorKey(), query.cursor, filter);
         if (after === undefined) {
           throw new ProblemError('invalid-query', 'cursor was not issued for this search', {
             errors: [{ parameter: 'cursor', detail: 'was not issued by this service for these filters' }],
@@ -113,7 +120,7 @@ export function createUserService({ store, now = () => new Date().toISOString() 
       const rows = await store.search({ filter, after, limit: limit + 1 });
       const users = rows.slice(0, limit);
       const last = users[users.length - 1];
-      return rows.length > limit && last ? { users, nextCursor: encodeCursor(last.uid, filter) } : { users };
+      return rows.length > limit && last ? { users, nextCursor: encodeCursor(await getCursorKey(), last.uid, filter) } : { users };
     },
   };
 }

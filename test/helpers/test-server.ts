@@ -1,16 +1,13 @@
 /**
- * Starts the real app on a real port over a real store (a fresh SQLite file in a
- * temporary folder, removed on close), for one test file.
+ * Starts the real app on a real port over a real, fresh store (SQLite by
+ * default, or PostgreSQL), for one test suite; close() removes the data.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { UserStore } from '../../src/store/user-store.js';
-import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import { clientFor, type TestClient } from './http-client.js';
+import { openTestStore, type StoreKind } from './stores.js';
 
 export interface TestServer extends TestClient {
   app: FastifyInstance;
@@ -18,16 +15,14 @@ export interface TestServer extends TestClient {
   close(): Promise<void>;
 }
 
-/** A fresh SQLite store in its own temporary folder; the folder goes with close(). */
-export function tempSqliteStore(): { store: UserStore; path: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'user-service-test-'));
-  const path = join(dir, 'users.db');
-  const store = openSqliteUserStore({ path });
-  return { store, path, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+export interface TestServerOptions {
+  store?: StoreKind;
+  /** Extra configuration, as environment variables. */
+  env?: Record<string, string>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const { store, cleanup } = tempSqliteStore();
+export async function startTestServer({ store: kind = 'sqlite', env = {} }: TestServerOptions = {}): Promise<TestServer> {
+  const { store, cleanup } = await openTestStore(kind);
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   const app = await buildApp({ config, store });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -38,8 +33,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     app,
     store,
     async close() {
-      await app.close();
-      cleanup();
+      await app.close(); // closes the store too (onClose hook)
+      await cleanup();
     },
   };
 }

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { describeEachStore } from '../helpers/stores.js';
 import fc from 'fast-check';
 import { canon } from '../../src/users/canonical.js';
 import { isLegacyId, isUsername } from '../../src/users/user-formats.js';
@@ -12,10 +13,10 @@ import { newUser, startTestServer, type TestServer } from '../helpers/test-serve
 
 const RUNS = { numRuns: 150, seed: 20261121 };
 
-describe('lookup finds every storable value through its percent-encoded path', () => {
+describeEachStore('lookup finds every storable value through its percent-encoded path', (store) => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ store });
   });
   after(() => server.close());
 

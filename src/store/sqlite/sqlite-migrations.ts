@@ -31,6 +31,10 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (key, value)
   ) WITHOUT ROWID;
   CREATE INDEX user_keys_by_uid ON user_keys (uid);
+  CREATE TABLE service_keys (
+    name TEXT NOT NULL PRIMARY KEY,
+    value BLOB NOT NULL
+  );
   `,
 ];
 

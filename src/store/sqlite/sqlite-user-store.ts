@@ -4,6 +4,7 @@
  * write has been fsynced. Writes run in IMMEDIATE transactions; the keys table's
  * primary key enforces uniqueness (see sqlite-migrations.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -95,6 +96,8 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     `SELECT ${USER_COLUMNS} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ? AND value = ?)`,
   );
   const selectOne = db.prepare('SELECT 1');
+  const insertServiceKey = db.prepare('INSERT OR IGNORE INTO service_keys (name, value) VALUES (?, ?)');
+  const selectServiceKey = db.prepare<[string], { value: Buffer }>('SELECT value FROM service_keys WHERE name = ?');
   // Search statements differ only by which filters are present: a handful of shapes, each prepared once.
   const searchStatements = new Map<string, Database.Statement>();
   const prepared = (sql: string) => {
@@ -211,6 +214,14 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       }
       const sql = `SELECT ${USER_COLUMNS} FROM users ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY uid LIMIT ?`;
       return run(() => (prepared(sql).all(...params, limit) as UserRow[]).map(userRowToUser), false);
+    },
+
+    async cursorKey() {
+      return run(() => {
+        // The first process to ask makes the key; every later one reads the same.
+        insertServiceKey.run('cursor', randomBytes(32));
+        return (selectServiceKey.get('cursor') as { value: Buffer }).value;
+      }, true);
     },
 
     async ping() {

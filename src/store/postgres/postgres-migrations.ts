@@ -1,0 +1,60 @@
+/**
+ * Versioned schema of the PostgreSQL store. All pending migrations run in one
+ * transaction holding a transaction-level advisory lock, so instances starting
+ * together migrate exactly once: the others wait for the lock, then find the
+ * versions recorded in schema_migrations. Never edit a released migration.
+ */
+import type { Sql } from 'postgres';
+
+/** An arbitrary constant naming this service's migration lock. */
+const MIGRATION_LOCK_ID = 7_316_205_114;
+
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  // 1: users and the one keys table (see src/store/sqlite/sqlite-migrations.ts).
+  // Compared values use the "C" collation: byte order of UTF-8, as SQLite's BINARY,
+  // so prefix ranges and ordering agree across stores.
+  `
+  CREATE TABLE users (
+    uid uuid PRIMARY KEY,
+    username text NOT NULL,
+    email_address text NOT NULL,
+    legacy_ids text[] NOT NULL,
+    display_name text,
+    display_name_key text COLLATE "C",
+    attributes json NOT NULL,
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    version integer NOT NULL
+  );
+  CREATE INDEX users_by_display_name_key ON users (display_name_key) WHERE display_name_key IS NOT NULL;
+  CREATE TABLE user_keys (
+    key text NOT NULL CHECK (key IN ('username', 'email_address', 'legacy_id')),
+    value text COLLATE "C" NOT NULL,
+    uid uuid NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
+    PRIMARY KEY (key, value)
+  );
+  CREATE INDEX user_keys_by_uid ON user_keys (uid);
+  CREATE TABLE service_keys (
+    name text PRIMARY KEY,
+    value bytea NOT NULL
+  );
+  `,
+];
+
+/** Applies the pending migrations under the advisory lock; returns how many ran. */
+export async function migratePostgres(sql: Sql): Promise<number> {
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`;
+    await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
+    const [row] = await tx<{ current: number }[]>`SELECT coalesce(max(version), 0)::int AS current FROM schema_migrations`;
+    const current = row?.current ?? 0;
+    if (current > POSTGRES_MIGRATIONS.length) {
+      throw new Error(`database schema version ${current} is newer than this release supports (${POSTGRES_MIGRATIONS.length})`);
+    }
+    for (let version = current; version < POSTGRES_MIGRATIONS.length; version++) {
+      await tx.unsafe(POSTGRES_MIGRATIONS[version] as string);
+      await tx`INSERT INTO schema_migrations (version) VALUES (${version + 1})`;
+    }
+    return POSTGRES_MIGRATIONS.length - current;
+  });
+}

@@ -1,0 +1,232 @@
+/**
+ * UserStore on PostgreSQL through postgres.js: a bounded pool, prepared
+ * statements, a statement timeout, and synchronous_commit=on set explicitly on
+ * every connection, so a returned write has been flushed to the WAL. The keys
+ * table's primary key enforces uniqueness across every instance sharing the
+ * database; keys are inserted with ON CONFLICT DO NOTHING so the conflicting key
+ * is known without parsing error text, and the transaction then rolls back.
+ */
+import { randomBytes } from 'node:crypto';
+import postgres, { type TransactionSql } from 'postgres';
+import { prefixUpperBound } from '../../users/canonical.js';
+import { displayNameKey, keysOf, type LookupKey, type User, type UserFields } from '../../users/user.js';
+import { KeyConflictError, StoreUnavailableError } from '../store-errors.js';
+import type { Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
+import { isRetryable, isUnavailable } from './postgres-errors.js';
+import { migratePostgres } from './postgres-migrations.js';
+
+export interface PostgresStoreOptions {
+  url: string;
+  /** Most connections this process opens. */
+  poolMax?: number;
+  /** Longest a statement may run before the server cancels it (then 503), in ms. */
+  statementTimeoutMs?: number;
+  /** Longest a new connection may take before the request gets a 503, in ms. */
+  connectTimeoutMs?: number;
+  /** How many times a transaction that lost a deadlock or serialization race is re-run. */
+  maxRetries?: number;
+}
+
+interface UserRow {
+  uid: string;
+  username: string;
+  email_address: string;
+  legacy_ids: string[];
+  display_name: string | null;
+  /** `json` arrives as its text: parsed here, so the member order is kept as written. */
+  attributes: string;
+  created_at: Date;
+  updated_at: Date;
+  version: number;
+}
+
+export function userRowToUser(row: UserRow): User {
+  return {
+    uid: row.uid,
+    username: row.username,
+    email_address: row.email_address,
+    legacy_ids: row.legacy_ids,
+    display_name: row.display_name,
+    attributes: JSON.parse(row.attributes) as Record<string, unknown>,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    version: row.version,
+  };
+}
+
+/** Client settings applied to every pooled connection. synchronous_commit is set explicitly, never inherited. */
+export function postgresClientOptions(options: PostgresStoreOptions) {
+  return {
+    max: options.poolMax ?? 10,
+    prepare: true,
+    connect_timeout: Math.ceil((options.connectTimeoutMs ?? 5000) / 1000),
+    idle_timeout: 60,
+    onnotice: () => {},
+    connection: {
+      application_name: 'user-service',
+      synchronous_commit: 'on',
+      statement_timeout: options.statementTimeoutMs ?? 5000,
+    },
+  } satisfies postgres.Options<Record<string, never>>;
+}
+
+export async function openPostgresUserStore(options: PostgresStoreOptions): Promise<UserStore> {
+  const sql = postgres(options.url, postgresClientOptions(options));
+  const maxRetries = options.maxRetries ?? 5;
+  let closed = false;
+
+  /** Runs `fn` with driver errors translated; re-runs a transaction that lost a race. */
+  async function run<T>(fn: () => Promise<T>): Promise<T> {
+    if (closed) throw new StoreUnavailableError();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (error) {
+        if (isRetryable(error) && attempt < maxRetries) continue;
+        if (isUnavailable(error) || isRetryable(error)) throw new StoreUnavailableError({ cause: error });
+        throw error;
+      }
+    }
+  }
+
+  const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version`;
+
+  function rowValues(user: User) {
+    return {
+      uid: user.uid,
+      username: user.username,
+      email_address: user.email_address,
+      legacy_ids: user.legacy_ids,
+      display_name: user.display_name,
+      display_name_key: displayNameKey(user.display_name),
+      attributes: JSON.stringify(user.attributes),
+      created_at: user.created_at,
+      updated_at: user.updated_at,
+      version: user.version,
+    };
+  }
+
+  /** Inserts every key of `user`; throws KeyConflictError (rolling the transaction back) for the first one taken. */
+  async function insertKeys(tx: TransactionSql, user: User): Promise<void> {
+    const entries = keysOf(user);
+    const inserted = await tx<{ key: string; value: string }[]>`
+      INSERT INTO user_keys (key, value, uid)
+      SELECT k, v, ${user.uid}::uuid FROM unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v)
+      ON CONFLICT DO NOTHING
+      RETURNING key, value`;
+    if (inserted.length === entries.length) return;
+    const done = new Set(inserted.map((row) => `${row.key}\u0000${row.value}`));
+    const taken = entries.find((e) => !done.has(`${e.key}\u0000${e.value}`));
+    throw new KeyConflictError(taken?.key ?? 'username');
+  }
+
+  async function lockCurrent(tx: TransactionSql, uid: string, precondition?: Precondition): Promise<WriteOutcome<User>> {
+    const [row] = await tx<UserRow[]>`SELECT ${columns} FROM users WHERE uid = ${uid} FOR UPDATE`;
+    if (!row) return { status: 'not-found' };
+    const user = userRowToUser(row);
+    if (precondition && !precondition(user)) return { status: 'precondition-failed' };
+    return { status: 'ok', value: user };
+  }
+
+  await run(() => migratePostgres(sql)).catch(async (error: unknown) => {
+    await sql.end({ timeout: 1 });
+    throw error;
+  });
+
+  return {
+    async create(user) {
+      return run(() =>
+        sql.begin(async (tx) => {
+          const v = rowValues(user);
+          await tx`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
+            VALUES (${v.uid}, ${v.username}, ${v.email_address}, ${v.legacy_ids}, ${v.display_name}, ${v.display_name_key}, ${v.attributes}::json, ${v.created_at}, ${v.updated_at}, ${v.version})`;
+          await insertKeys(tx, user);
+          return user;
+        }),
+      );
+    },
+
+    async get(uid) {
+      const [row] = await run(() => sql<UserRow[]>`SELECT ${columns} FROM users WHERE uid = ${uid}`);
+      return row && userRowToUser(row);
+    },
+
+    async findByKey(key: LookupKey, value: string) {
+      const rows = await run(() =>
+        key === 'uid'
+          ? sql<UserRow[]>`SELECT ${columns} FROM users WHERE uid = ${value}`
+          : sql<UserRow[]>`SELECT ${columns} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`,
+      );
+      return rows[0] && userRowToUser(rows[0]);
+    },
+
+    async replace(uid: string, fields: UserFields, now: string, precondition?: Precondition) {
+      return run(() =>
+        sql.begin(async (tx): Promise<WriteOutcome<User>> => {
+          const found = await lockCurrent(tx, uid, precondition);
+          if (found.status !== 'ok') return found;
+          const next: User = { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
+          const v = rowValues(next);
+          await tx`DELETE FROM user_keys WHERE uid = ${uid}`;
+          await tx`UPDATE users SET username = ${v.username}, email_address = ${v.email_address}, legacy_ids = ${v.legacy_ids},
+            display_name = ${v.display_name}, display_name_key = ${v.display_name_key}, attributes = ${v.attributes}::json,
+            updated_at = ${v.updated_at}, version = ${v.version} WHERE uid = ${uid}`;
+          await insertKeys(tx, next);
+          return { status: 'ok', value: next };
+        }),
+      );
+    },
+
+    async delete(uid: string, precondition?: Precondition) {
+      return run(() =>
+        sql.begin(async (tx): Promise<WriteOutcome<void>> => {
+          const found = await lockCurrent(tx, uid, precondition);
+          if (found.status !== 'ok') return found;
+          await tx`DELETE FROM users WHERE uid = ${uid}`; // user_keys rows go with it (ON DELETE CASCADE)
+          return { status: 'ok', value: undefined };
+        }),
+      );
+    },
+
+    async search({ filter, after, limit }: SearchPage) {
+      const conditions = [sql`TRUE`];
+      if (after !== undefined) conditions.push(sql`uid > ${after}::uuid`);
+      for (const key of ['username', 'email_address', 'legacy_id'] as const) {
+        const value = filter[key];
+        if (value !== undefined) conditions.push(sql`uid IN (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`);
+      }
+      if (filter.prefix !== undefined) {
+        const low = filter.prefix;
+        const high = prefixUpperBound(low);
+        const keyRange = high === undefined ? sql`value >= ${low}` : sql`value >= ${low} AND value < ${high}`;
+        const nameRange = high === undefined ? sql`display_name_key >= ${low}` : sql`display_name_key >= ${low} AND display_name_key < ${high}`;
+        conditions.push(sql`(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND ${keyRange}) OR (${nameRange}))`);
+      }
+      const where = conditions.reduce((all, condition) => sql`${all} AND ${condition}`);
+      const rows = await run(() => sql<UserRow[]>`SELECT ${columns} FROM users WHERE ${where} ORDER BY uid LIMIT ${limit}`);
+      return rows.map(userRowToUser);
+    },
+
+    async cursorKey() {
+      // The first instance to ask makes the key; every later one reads the same.
+      const [row] = await run(() => sql<{ value: Buffer }[]>`
+        WITH made AS (
+          INSERT INTO service_keys (name, value) VALUES ('cursor', ${randomBytes(32)}) ON CONFLICT (name) DO NOTHING RETURNING value
+        )
+        SELECT value FROM made UNION ALL SELECT value FROM service_keys WHERE name = 'cursor'`);
+      if (!row) throw new Error('service key missing after insert');
+      return row.value;
+    },
+
+    async ping() {
+      await run(() => sql`SELECT 1`);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+

@@ -1,0 +1,183 @@
+/**
+ * CONTRACT §7: an acknowledged write survives `kill -9` of the process right after
+ * the response; SIGTERM/SIGINT stop accepting, finish requests in flight and exit 0.
+ * The service runs as a real child process (dist/src/server.js) on a SQLite file.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startChildServer, type ChildServer, type StartedChildServer } from './helpers/child-server.js';
+import type { TestResponse } from './helpers/http-client.js';
+import { newUser } from './helpers/test-server.js';
+
+const children: ChildServer[] = [];
+let dir: string;
+
+function dbEnv(name: string) {
+  return { DATABASE_URL: `sqlite:${join(dir, name)}`, SHUTDOWN_TIMEOUT_MS: '20000' };
+}
+
+async function start(name: string): Promise<StartedChildServer> {
+  const server = await startChildServer({ env: dbEnv(name), cwd: dir });
+  children.push(server);
+  return server;
+}
+
+function expectStatus(response: TestResponse, status: number, what: string): void {
+  assert.equal(response.status, status, `${what}: expected ${status}, got ${response.status} ${response.text}`);
+}
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'user-service-durability-'));
+});
+
+after(async () => {
+  await Promise.all(children.map((child) => child.dispose()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('acknowledged writes survive kill -9', () => {
+  it('keeps every acknowledged create, update and delete exactly as acknowledged after SIGKILL and restart', async () => {
+    const first = await start('crash.db');
+    const bodies = Array.from({ length: 50 }, (_, i) =>
+      newUser({ legacy_ids: [`dur-${i}`, `crm:${i}`], display_name: `Durable ${i}`, attributes: { n: i, tags: ['a', 'b'] } }),
+    );
+    const created = await Promise.all(bodies.map((body) => first.post('/users', body)));
+    const acknowledged = new Map<string, Record<string, unknown>>();
+    created.forEach((response, i) => {
+      expectStatus(response, 201, `POST #${i}`);
+      acknowledged.set(response.body.uid, response.body);
+    });
+    const uids = [...acknowledged.keys()];
+    const updated = uids.slice(0, 10);
+    const deleted = uids.slice(10, 15);
+    const deletedUsers = deleted.map((uid) => acknowledged.get(uid)!);
+
+    // Updates and deletes run concurrently; the process is killed as soon as the last one answers.
+    const writes = await Promise.all([
+      ...updated.map((uid, i) =>
+        first.put(`/users/${uid}`, {
+          username: `renamed${process.pid}x${i}`,
+          email_address: `renamed${process.pid}x${i}@example.org`,
+          legacy_ids: [`upd-${i}`],
+          attributes: { updated: true },
+        }),
+      ),
+      ...deleted.map((uid) => first.delete(`/users/${uid}`)),
+    ]);
+    first.kill('SIGKILL');
+    writes.slice(0, updated.length).forEach((response, i) => {
+      expectStatus(response, 200, `PUT ${updated[i]}`);
+      assert.equal(response.body.version, 2);
+      acknowledged.set(response.body.uid, response.body);
+    });
+    writes.slice(updated.length).forEach((response, i) => expectStatus(response, 204, `DELETE ${deleted[i]}`));
+    for (const uid of deleted) acknowledged.delete(uid);
+    assert.deepEqual(await first.waitForExit(), { code: null, signal: 'SIGKILL' });
+
+    const second = await start('crash.db');
+    for (const [uid, user] of acknowledged) {
+      const read = await second.get(`/users/${uid}`);
+      expectStatus(read, 200, `GET ${uid} after restart`);
+      assert.deepEqual(read.body, user, `user ${uid} differs from what was acknowledged`);
+    }
+    const all = await second.get('/users?limit=1000');
+    expectStatus(all, 200, 'GET /users after restart');
+    assert.deepEqual(new Set(all.body.map((user: { uid: string }) => user.uid)), new Set(acknowledged.keys()));
+
+    for (const user of deletedUsers) {
+      expectStatus(await second.get(`/users/${user.uid}`), 404, `GET deleted ${user.uid}`);
+      const legacyIds = user.legacy_ids as string[];
+      expectStatus(await second.get(`/users/username:${encodeURIComponent(String(user.username))}`), 404, 'lookup of a deleted username');
+      expectStatus(await second.get(`/users/legacy_id:${encodeURIComponent(legacyIds[0]!)}`), 404, 'lookup of a deleted legacy id');
+      const reuse = await second.post('/users', { username: user.username, email_address: user.email_address, legacy_ids: legacyIds });
+      expectStatus(reuse, 201, `re-creating with the freed keys of ${user.uid}`);
+      assert.notEqual(reuse.body.uid, user.uid, 'a uid is never reused');
+    }
+    // An update's new keys are held by its user after the restart, and the keys it gave up are free.
+    const renamed = acknowledged.get(updated[0]!)!;
+    assert.equal((await second.get('/users/legacy_id:upd-0')).body?.uid, renamed.uid);
+    assert.equal((await second.get(`/users/username:${String(renamed.username).toUpperCase()}`)).body?.uid, renamed.uid);
+    const formerBody = bodies[created.findIndex((response) => response.body.uid === renamed.uid)]!;
+    expectStatus(await second.get(`/users/legacy_id:${encodeURIComponent((formerBody.legacy_ids as string[])[0]!)}`), 404, 'lookup of a legacy id given up by PUT');
+  });
+});
+
+/** POST /users with the headers and half the body sent; `finish()` sends the rest and resolves with the response. */
+function slowPost(port: number, body: unknown) {
+  const payload = Buffer.from(JSON.stringify(body));
+  const half = Math.floor(payload.length / 2);
+  let resolveResponse!: (value: { status: number; text: string }) => void;
+  let rejectResponse!: (error: Error) => void;
+  const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    resolveResponse = resolve;
+    rejectResponse = reject;
+  });
+  const req = http.request(
+    { host: '127.0.0.1', port, method: 'POST', path: '/users', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(payload.length) } },
+    (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolveResponse({ status: res.statusCode ?? 0, text }));
+      res.on('error', rejectResponse);
+    },
+  );
+  req.on('error', rejectResponse);
+  req.write(payload.subarray(0, half));
+  return {
+    response,
+    finish() {
+      req.end(payload.subarray(half));
+      return response;
+    },
+  };
+}
+
+/** Resolves once a new TCP connection to `port` is refused (the server stopped accepting). */
+async function untilRefused(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => (socket.destroy(), resolve(false)));
+      socket.once('error', () => resolve(true));
+    });
+    if (refused) return;
+    if (Date.now() > deadline) throw new Error(`port ${port} still accepts connections ${timeoutMs} ms after SIGTERM`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('graceful stop', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`exits with code 0 on ${signal}`, async () => {
+      const server = await start(`stop-${signal}.db`);
+      expectStatus(await server.post('/users', newUser()), 201, 'POST before stopping');
+      server.kill(signal);
+      assert.deepEqual(await server.waitForExit(), { code: 0, signal: null }, server.describe());
+    });
+  }
+
+  it('finishes a request that is in flight when SIGTERM arrives with a 201, keeps it, then exits 0', async () => {
+    const server = await start('in-flight.db');
+    const body = newUser({ legacy_ids: ['in-flight'] });
+    const pending = slowPost(server.port, body);
+    // The server has read the headers: the request is in flight, its body incomplete.
+    await server.waitForLog((record) => record.msg === 'incoming request' && (record.req as { method?: string } | undefined)?.method === 'POST');
+    server.kill('SIGTERM');
+    await untilRefused(server.port);
+    const response = await pending.finish();
+    assert.equal(response.status, 201, `in-flight POST: expected 201, got ${response.status} ${response.text}`);
+    const created = JSON.parse(response.text);
+    assert.deepEqual(await server.waitForExit(), { code: 0, signal: null }, server.describe());
+
+    const restarted = await start('in-flight.db');
+    const again = await restarted.get(`/users/${created.uid}`);
+    expectStatus(again, 200, 'GET of the in-flight user after restart');
+    assert.deepEqual(again.body, created);
+  });
+});

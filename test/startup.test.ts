@@ -1,0 +1,141 @@
+/**
+ * CONTRACT §7 and §8 at process level: bad configuration stops the process with
+ * one line naming the setting and a non-zero exit; the defaults give a working
+ * service with its SQLite file at ./data/users.db; the schema is created on start;
+ * the operator routes of §2 answer. The service runs as a real child process.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { spawnChildServer, startChildServer, type ChildServer, type StartedChildServer } from './helpers/child-server.js';
+import { newUser } from './helpers/test-server.js';
+
+const children: ChildServer[] = [];
+const dirs: string[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'user-service-startup-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function track<T extends ChildServer>(child: T): T {
+  children.push(child);
+  return child;
+}
+
+after(async () => {
+  await Promise.all(children.map((child) => child.dispose()));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('bad configuration stops the process', () => {
+  const cases: Array<[string, Record<string, string>]> = [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['HOST', { HOST: '0.0.0.0' }],
+    ['BODY_LIMIT', { BODY_LIMIT: '-1' }],
+  ];
+  for (const [setting, env] of cases) {
+    const shown = Object.entries(env).map(([name, value]) => `${name}=${value}`).join(' ');
+    it(`refuses ${shown} with a non-zero exit and one stderr line naming ${setting}`, async () => {
+      const dir = tempDir();
+      const child = track(spawnChildServer({ cwd: dir, env: { DATABASE_URL: `sqlite:${join(dir, 'users.db')}`, ...env } }));
+      const exit = await child.waitForExit(10_000);
+      assert.equal(exit.signal, null, child.describe());
+      assert.notEqual(exit.code, 0, child.describe());
+      assert.notEqual(exit.code, null, child.describe());
+      const lines = child.stderr().split('\n').filter((line) => line.trim() !== '');
+      assert.equal(lines.length, 1, `expected exactly one stderr line: ${child.describe()}`);
+      assert.match(lines[0]!, new RegExp(`\\b${setting}\\b`), `the line must name ${setting}`);
+      assert.equal(child.logs().some((record) => /listening/i.test(String(record.msg))), false, 'it must not have listened');
+    });
+  }
+});
+
+describe('start-up', () => {
+  it('serves on HOST=0.0.0.0 when ALLOW_UNAUTHENTICATED=true', async () => {
+    const dir = tempDir();
+    const server = track(
+      await startChildServer({ cwd: dir, env: { HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'true', DATABASE_URL: `sqlite:${join(dir, 'users.db')}` } }),
+    );
+    const health = await server.get('/healthz');
+    assert.equal(health.status, 200);
+    assert.equal((await server.post('/users', newUser())).status, 201);
+  });
+
+  it('stores users in ./data/users.db relative to its working directory when DATABASE_URL is unset, and keeps them over a restart', async () => {
+    const dir = tempDir();
+    const env = { DATABASE_URL: undefined };
+    const first = track(await startChildServer({ cwd: dir, env }));
+    assert.ok(existsSync(join(dir, 'data', 'users.db')), `expected ${join(dir, 'data', 'users.db')}: ${first.describe()}`);
+    const created = await first.post('/users', newUser());
+    assert.equal(created.status, 201, created.text);
+    first.kill('SIGTERM');
+    assert.deepEqual(await first.waitForExit(), { code: 0, signal: null }, first.describe());
+
+    const second = track(await startChildServer({ cwd: dir, env }));
+    const read = await second.get(`/users/${created.body.uid}`);
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(read.body, created.body);
+  });
+
+  it('creates the schema on start, before any request', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'fresh.db');
+    const server = track(await startChildServer({ cwd: dir, env: { DATABASE_URL: `sqlite:${path}` } }));
+    // /healthz never touches the store. It also lets the signal handlers get installed: the service
+    // logs its listening line before it handles SIGTERM, so a SIGTERM sent at once may kill it outright.
+    assert.equal((await server.get('/healthz')).status, 200);
+    server.kill('SIGTERM');
+    assert.deepEqual(await server.waitForExit(), { code: 0, signal: null }, server.describe());
+    const db = new Database(path, { readonly: true });
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+      assert.ok(tables.length > 0, 'the database file has no tables after start');
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('operator routes', () => {
+  let server: StartedChildServer;
+  before(async () => {
+    const dir = tempDir();
+    server = track(await startChildServer({ cwd: dir, env: { DATABASE_URL: `sqlite:${join(dir, 'users.db')}` } }));
+  });
+
+  it('answers GET /healthz with 200', async () => {
+    assert.equal((await server.get('/healthz')).status, 200);
+  });
+
+  it('answers GET /readyz with 200 on a working store', async () => {
+    assert.equal((await server.get('/readyz')).status, 200);
+  });
+
+  it('serves an OpenAPI 3.1 document listing the user routes and the User schema', async () => {
+    const response = await server.get('/openapi.json');
+    assert.equal(response.status, 200);
+    assert.match(String(response.headers['content-type']), /^application\/json/);
+    const doc = response.body;
+    assert.match(String(doc.openapi), /^3\.1\.\d+$/);
+    for (const [path, methods] of [['/users', ['get', 'post']], ['/users/{ref}', ['get', 'put', 'delete']]] as const) {
+      for (const method of methods) assert.ok(doc.paths?.[path]?.[method], `the document lacks ${method.toUpperCase()} ${path}`);
+    }
+    const user = doc.components?.schemas?.User;
+    assert.ok(user, 'components.schemas.User is missing');
+    for (const field of ['uid', 'username', 'email_address', 'legacy_ids', 'display_name', 'attributes', 'created_at', 'updated_at', 'version']) {
+      assert.ok(user.properties?.[field], `User schema lacks ${field}`);
+    }
+    const read = JSON.stringify(doc.paths['/users/{ref}'].get.responses['200']);
+    assert.match(read, /#\/components\/schemas\/User/, 'GET /users/{ref} must answer with the User schema');
+    const created = JSON.stringify(doc.paths['/users'].post.responses['201']);
+    assert.match(created, /#\/components\/schemas\/User/, 'POST /users must answer with the User schema');
+  });
+});
