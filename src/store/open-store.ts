@@ -17,3 +17,24 @@ export async function openStore(config: StoreConfig): Promise<UserStore> {
     }
   }
 }
+
+export interface MigrationResult {
+  /** How many migrations this call applied (0 when the schema was current). */
+  applied: number;
+  /** The schema version the store is at now. */
+  version: number;
+}
+
+/** Applies the pending migrations of the configured store and closes it again. */
+export async function migrateStore(config: StoreConfig): Promise<MigrationResult> {
+  switch (config.kind) {
+    case 'sqlite': {
+      const { migrateSqliteFile } = await import('./sqlite/sqlite-migrations.js');
+      return migrateSqliteFile(config.path);
+    }
+    case 'postgres': {
+      const { migratePostgresUrl } = await import('./postgres/postgres-migrations.js');
+      return migratePostgresUrl(config.url);
+    }
+  }
+}

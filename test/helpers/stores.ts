@@ -37,29 +37,37 @@ export function describeEachStore(title: string, suite: (kind: StoreKind) => voi
   }
 }
 
-/** A fresh, empty store of the given kind: a SQLite file in a temporary folder, or a new PostgreSQL database. */
-export async function openTestStore(kind: StoreKind): Promise<OpenedTestStore> {
+export interface TestDatabaseUrl {
+  /** A DATABASE_URL naming a new, empty database: a SQLite file in a temporary folder, or a new PostgreSQL database. */
+  databaseUrl: string;
+  /** Removes the database. */
+  remove(): Promise<void>;
+}
+
+export async function createTestDatabaseUrl(kind: StoreKind): Promise<TestDatabaseUrl> {
   if (kind === 'postgres') {
     const db = await createTestDatabase();
-    const store = await openPostgresUserStore({ url: db.url });
-    return {
-      store,
-      databaseUrl: db.url,
-      async cleanup() {
-        await store.close();
-        await db.drop();
-      },
-    };
+    return { databaseUrl: db.url, remove: () => db.drop() };
   }
   const dir = mkdtempSync(join(tmpdir(), 'user-service-test-'));
-  const path = join(dir, 'users.db');
-  const store = openSqliteUserStore({ path });
+  return { databaseUrl: `sqlite:${join(dir, 'users.db')}`, remove: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Opens a store over an existing test database. */
+export async function openTestStoreAt(kind: StoreKind, databaseUrl: string): Promise<UserStore> {
+  return kind === 'postgres' ? openPostgresUserStore({ url: databaseUrl }) : openSqliteUserStore({ path: databaseUrl.slice('sqlite:'.length) });
+}
+
+/** A fresh, empty store of the given kind. */
+export async function openTestStore(kind: StoreKind): Promise<OpenedTestStore> {
+  const { databaseUrl, remove } = await createTestDatabaseUrl(kind);
+  const store = await openTestStoreAt(kind, databaseUrl);
   return {
     store,
-    databaseUrl: `sqlite:${path}`,
+    databaseUrl,
     async cleanup() {
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await remove();
     },
   };
 }

@@ -12,6 +12,8 @@ import { openTestStore, type StoreKind } from './stores.js';
 export interface TestServer extends TestClient {
   app: FastifyInstance;
   store: UserStore;
+  /** The DATABASE_URL of the server's data. */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -22,7 +24,7 @@ export interface TestServerOptions {
 }
 
 export async function startTestServer({ store: kind = 'sqlite', env = {} }: TestServerOptions = {}): Promise<TestServer> {
-  const { store, cleanup } = await openTestStore(kind);
+  const { store, databaseUrl, cleanup } = await openTestStore(kind);
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   const app = await buildApp({ config, store });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -32,6 +34,7 @@ export async function startTestServer({ store: kind = 'sqlite', env = {} }: Test
     ...clientFor(`http://127.0.0.1:${address.port}`),
     app,
     store,
+    databaseUrl,
     async close() {
       await app.close(); // closes the store too (onClose hook)
       await cleanup();

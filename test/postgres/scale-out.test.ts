@@ -78,6 +78,24 @@ describe('two instances on one PostgreSQL database', skip ? { skip } : {}, () =>
     }
   });
 
+  it('concurrent swaps of legacy ids between pairs of users (deadlock-prone) never answer 5xx', async () => {
+    const pairs = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const [x, y] = await Promise.all(
+          ['x', 'y'].map((side) => a.post('/users', { username: `swap${side}${i}p${process.pid}`, email_address: `swap${side}${i}p${process.pid}@example.com`, legacy_ids: [`swap:${side}:${i}`] })),
+        );
+        return [x!.body as User, y!.body as User] as const;
+      }),
+    );
+    const swaps = pairs.flatMap(([x, y], i) => [
+      (i % 2 ? a : b).put(`/users/${x.uid}`, { username: x.username, email_address: x.email_address, legacy_ids: y.legacy_ids }),
+      (i % 2 ? b : a).put(`/users/${y.uid}`, { username: y.username, email_address: y.email_address, legacy_ids: x.legacy_ids }),
+    ]);
+    for (const res of await Promise.all(swaps)) {
+      assert.ok(res.status === 200 || (res.status === 409 && res.body.key === 'legacy_id'), `${res.status} ${res.text}`);
+    }
+  });
+
   it('the database holds every key once, each naming a user whose fields produce it, and no orphans', async () => {
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     try {

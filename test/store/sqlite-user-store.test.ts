@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { configureConnection, openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
+import { configureConnection } from '../../src/store/sqlite/sqlite-connection.js';
+import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import type { UserStore } from '../../src/store/user-store.js';
 import { storeContractSuite } from '../store-contract.js';
 

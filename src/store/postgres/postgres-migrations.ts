@@ -4,7 +4,7 @@
  * together migrate exactly once: the others wait for the lock, then find the
  * versions recorded in schema_migrations. Never edit a released migration.
  */
-import type { Sql } from 'postgres';
+import postgres, { type Sql } from 'postgres';
 
 /** An arbitrary constant naming this service's migration lock. */
 const MIGRATION_LOCK_ID = 7_316_205_114;
@@ -57,4 +57,14 @@ export async function migratePostgres(sql: Sql): Promise<number> {
     }
     return POSTGRES_MIGRATIONS.length - current;
   });
+}
+
+/** Connects, migrates under the lock and disconnects. */
+export async function migratePostgresUrl(url: string): Promise<{ applied: number; version: number }> {
+  const sql = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: 'user-service migrate' } });
+  try {
+    return { applied: await migratePostgres(sql), version: POSTGRES_MIGRATIONS.length };
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }

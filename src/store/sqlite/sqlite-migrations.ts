@@ -5,6 +5,7 @@
  * Never edit a released migration: append a new one.
  */
 import type { Database } from 'better-sqlite3';
+import { openSqliteDatabase } from './sqlite-connection.js';
 
 export const SQLITE_MIGRATIONS: readonly string[] = [
   // 1: users and the one keys table. Every username, email address and legacy id
@@ -51,4 +52,14 @@ export function migrateSqlite(db: Database): number {
     db.pragma(`user_version = ${SQLITE_MIGRATIONS.length}`);
     return SQLITE_MIGRATIONS.length - current;
   }).immediate();
+}
+
+/** Opens the file (creating it and its folder), migrates it and closes it. */
+export function migrateSqliteFile(path: string): { applied: number; version: number } {
+  const db = openSqliteDatabase(path);
+  try {
+    return { applied: migrateSqlite(db), version: SQLITE_MIGRATIONS.length };
+  } finally {
+    db.close();
+  }
 }

@@ -5,24 +5,17 @@
  * primary key enforces uniqueness (see sqlite-migrations.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { keysOf, displayNameKey, type LookupKey, type User, type UserFields } from '../../users/user.js';
 import { prefixUpperBound } from '../../users/canonical.js';
 import { KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import type { Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
+import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 
-export type SqliteSynchronous = 'FULL' | 'NORMAL';
-
-export interface SqliteStoreOptions {
+export interface SqliteStoreOptions extends SqliteConnectionOptions {
   /** A file path, or `:memory:`. */
   path: string;
-  /** FULL (default) survives power loss; NORMAL survives a process crash only. */
-  synchronous?: SqliteSynchronous;
-  /** How long a write waits for another process's lock before 503, in ms. */
-  busyTimeoutMs?: number;
 }
 
 interface UserRow {
@@ -64,21 +57,8 @@ function translate(error: unknown): unknown {
   return error;
 }
 
-/**
- * Settings applied on every open. `synchronous` is per connection and not stored in
- * the file, so it must be set each time: FULL fsyncs the WAL at every commit.
- */
-export function configureConnection(db: Database.Database, options: Omit<SqliteStoreOptions, 'path'>): void {
-  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-  db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-  db.pragma('foreign_keys = ON');
-}
-
 export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-  const db = new Database(options.path);
-  configureConnection(db, options);
+  const db = openSqliteDatabase(options.path, options);
   migrateSqlite(db);
 
   const insertUser = db.prepare(

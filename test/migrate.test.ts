@@ -1,0 +1,46 @@
+/**
+ * `npm run migrate` (dist/src/migrate.js): applies pending migrations of the
+ * configured store and exits; a second run applies none. Both stores.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, it } from 'node:test';
+import { REPO_ROOT } from './helpers/child-server.js';
+import { createTestDatabaseUrl, describeEachStore, openTestStoreAt, type TestDatabaseUrl } from './helpers/stores.js';
+
+function migrate(env: Record<string, string>) {
+  return spawnSync(process.execPath, [join(REPO_ROOT, 'dist', 'src', 'migrate.js')], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
+
+describeEachStore('npm run migrate', (kind) => {
+  let database: TestDatabaseUrl;
+  before(async () => {
+    database = await createTestDatabaseUrl(kind);
+  });
+  after(() => database.remove());
+
+  it('applies the migrations once, then reports the schema current', async () => {
+    const first = migrate({ DATABASE_URL: database.databaseUrl });
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /schema at version 1 \(1 migration applied\)/);
+    const second = migrate({ DATABASE_URL: database.databaseUrl });
+    assert.equal(second.status, 0, second.stderr);
+    assert.match(second.stdout, /\(0 migrations applied\)/);
+    // The migrated database serves a store without further changes.
+    const store = await openTestStoreAt(kind, database.databaseUrl);
+    assert.deepEqual(await store.search({ filter: {}, limit: 1 }), []);
+    await store.close();
+  });
+
+  it('stops with one line naming a bad setting', () => {
+    const bad = migrate({ DATABASE_URL: 'mysql://x' });
+    assert.equal(bad.status, 2);
+    assert.equal(bad.stderr.trim().split('\n').length, 1);
+    assert.match(bad.stderr, /DATABASE_URL/);
+  });
+});
