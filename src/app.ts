@@ -7,6 +7,10 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { installAccessControl } from './access-control.js';
+import { installAuditLog } from './audit.js';
+import { serializeRequest } from './log-redaction.js';
+import { clientErrorHandler, installOverloadShedding } from './hardening.js';
 import { frameworkErrors, installProblemHandlers, sendProblem } from './problem-handler.js';
 import { ProblemError } from './problems.js';
 import { serviceRoutes } from './service-routes.js';
@@ -36,8 +40,14 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
+      serializers: { req: serializeRequest },
     },
     bodyLimit: config.bodyLimit,
+    // Node checks header and request deadlines on this interval (default 30 s): keep it well below them.
+    http: { maxHeaderSize: config.maxHeaderBytes, connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 2)) },
+    clientErrorHandler,
+    // X-Forwarded-For is believed only from the configured proxies (none by default).
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
@@ -80,6 +90,10 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
   // Bodies are JSON only (CONTRACT §6: anything else is a 415), so Fastify's text/plain parser goes.
   app.removeContentTypeParser('text/plain');
   installProblemHandlers(app);
+  // Shedding first (cheapest), then authentication and rate limits.
+  await installOverloadShedding(app, config.maxEventLoopDelayMs);
+  await installAccessControl(app, config);
+  installAuditLog(app);
   app.addSchema(UserResource);
   await app.register(swagger, {
     openapi: {

@@ -3,6 +3,7 @@
  * Nothing else reads process.env. A bad value throws ConfigError naming the
  * setting; the entry point prints its one line and exits non-zero.
  */
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 
 export class ConfigError extends Error {
@@ -15,6 +16,36 @@ export class ConfigError extends Error {
 export type StoreConfig =
   | { kind: 'sqlite'; path: string; synchronous: 'FULL' | 'NORMAL' }
   | { kind: 'postgres'; url: string; poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
+
+export const SCOPES = ['users:read', 'users:write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** One accepted API key: the SHA-256 (hex) of the key, never the key itself. */
+export interface ApiKeyEntry {
+  id: string;
+  sha256: string;
+  scopes: readonly Scope[];
+}
+
+export type AuthConfig =
+  | { mode: 'none' }
+  | { mode: 'api-key'; keys: readonly ApiKeyEntry[] }
+  | {
+      mode: 'jwt';
+      issuer: string;
+      audience: string;
+      /** Where the verification keys come from: only configuration, never a token header. */
+      jwks: { url: string } | { file: string; keys: { keys: Record<string, unknown>[] } };
+      algorithms: readonly string[];
+      clockToleranceS: number;
+    };
+
+export interface RateLimitConfig {
+  max: number;
+  windowS: number;
+  /** Shared counters for all instances; per-process counters without it. */
+  redisUrl?: string;
+}
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -32,8 +63,15 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** How long a graceful stop waits for requests in flight before exiting anyway, in ms. */
   shutdownTimeoutMs: number;
-  authMode: 'none';
-  allowUnauthenticated: boolean;
+  auth: AuthConfig;
+  /** Off when undefined. */
+  rateLimit?: RateLimitConfig;
+  /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs or proxy-addr names); none by default. */
+  trustProxy: readonly string[];
+  /** Largest request head (request line and headers), in bytes; beyond it a 431. */
+  maxHeaderBytes: number;
+  /** Event-loop delay beyond which requests are shed with 503, in ms; 0 turns shedding off. */
+  maxEventLoopDelayMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -87,17 +125,118 @@ function storeConfig(env: Env): StoreConfig {
   throw new ConfigError('DATABASE_URL', 'must start with sqlite:, postgres:// or postgresql://');
 }
 
+const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+
+function required(env: Env, name: string, why: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') throw new ConfigError(name, `is required ${why}`);
+  return raw;
+}
+
+function readJsonFile(name: string, path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(name, `cannot read JSON from ${path}: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+function apiKeys(env: Env): ApiKeyEntry[] {
+  const path = required(env, 'API_KEYS_FILE', 'when AUTH_MODE=api-key');
+  const entries = readJsonFile('API_KEYS_FILE', path);
+  const fail = (why: string): never => {
+    throw new ConfigError('API_KEYS_FILE', `${path}: ${why}`);
+  };
+  if (!Array.isArray(entries) || entries.length === 0) fail('must be a non-empty JSON array of { "id", "sha256", "scopes" }');
+  const ids = new Set<string>();
+  return (entries as unknown[]).map((entry, i) => {
+    const { id, sha256, scopes } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof id !== 'string' || id === '' || ids.has(id)) fail(`entry ${i}: "id" must be a unique non-empty string`);
+    if (typeof sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(sha256)) fail(`entry ${i}: "sha256" must be 64 hex digits (the SHA-256 of the key)`);
+    if (!Array.isArray(scopes) || !scopes.every((s) => (SCOPES as readonly unknown[]).includes(s))) fail(`entry ${i}: "scopes" must list only ${SCOPES.join(', ')}`);
+    ids.add(id as string);
+    return { id: id as string, sha256: (sha256 as string).toLowerCase(), scopes: scopes as Scope[] };
+  });
+}
+
+function authConfig(env: Env, host: string): AuthConfig {
+  const mode = oneOf(env, 'AUTH_MODE', ['none', 'api-key', 'jwt'] as const, 'none');
+  if (mode === 'none') {
+    if (!isLoopback(host) && !bool(env, 'ALLOW_UNAUTHENTICATED')) {
+      throw new ConfigError('HOST', `${host} is not a loopback address and AUTH_MODE=none; set ALLOW_UNAUTHENTICATED=true to serve without authentication`);
+    }
+    return { mode };
+  }
+  if (mode === 'api-key') return { mode, keys: Object.freeze(apiKeys(env)) };
+  const url = env.JWT_JWKS_URL;
+  const file = env.JWT_JWKS_FILE;
+  if (!url === !file) throw new ConfigError('JWT_JWKS_URL', 'exactly one of JWT_JWKS_URL and JWT_JWKS_FILE is required when AUTH_MODE=jwt');
+  let jwks: Extract<AuthConfig, { mode: 'jwt' }>['jwks'];
+  if (url) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new ConfigError('JWT_JWKS_URL', 'is not a URL');
+    }
+    if (parsed.protocol !== 'https:' && !isLoopback(parsed.hostname)) throw new ConfigError('JWT_JWKS_URL', 'must be https (http only for a loopback host)');
+    jwks = { url };
+  } else {
+    const keys = readJsonFile('JWT_JWKS_FILE', file as string) as { keys?: unknown };
+    if (!Array.isArray(keys?.keys)) throw new ConfigError('JWT_JWKS_FILE', 'must hold a JSON Web Key Set: { "keys": [...] }');
+    jwks = { file: file as string, keys: keys as { keys: Record<string, unknown>[] } };
+  }
+  const algorithms = (env.JWT_ALGORITHMS || 'RS256,ES256,EdDSA').split(',').map((a) => a.trim());
+  for (const alg of algorithms) {
+    if (!(JWT_ALGORITHMS as readonly string[]).includes(alg)) {
+      throw new ConfigError('JWT_ALGORITHMS', `${alg} is not allowed; choose from ${JWT_ALGORITHMS.join(', ')} (symmetric and "none" never are)`);
+    }
+  }
+  return {
+    mode,
+    issuer: required(env, 'JWT_ISSUER', 'when AUTH_MODE=jwt'),
+    audience: required(env, 'JWT_AUDIENCE', 'when AUTH_MODE=jwt'),
+    jwks,
+    algorithms: Object.freeze(algorithms),
+    clockToleranceS: integer(env, 'JWT_CLOCK_TOLERANCE_S', 30, 0, 300),
+  };
+}
+
+function rateLimitConfig(env: Env): RateLimitConfig | undefined {
+  const max = integer(env, 'RATE_LIMIT_MAX', 0, 0, 1_000_000_000);
+  const windowS = integer(env, 'RATE_LIMIT_WINDOW_S', 0, 0, 86_400);
+  if (max === 0 && windowS === 0) {
+    if (env.REDIS_URL) throw new ConfigError('REDIS_URL', 'is only used for rate limiting: set RATE_LIMIT_MAX and RATE_LIMIT_WINDOW_S too');
+    return undefined;
+  }
+  if (max === 0 || windowS === 0) throw new ConfigError(max === 0 ? 'RATE_LIMIT_MAX' : 'RATE_LIMIT_WINDOW_S', 'RATE_LIMIT_MAX and RATE_LIMIT_WINDOW_S go together, both at least 1');
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  return redisUrl === undefined ? { max, windowS } : { max, windowS, redisUrl };
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(env: Env): string[] {
+  const raw = env.TRUST_PROXY;
+  if (!raw) return [];
+  const entries = raw.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const ok = PROXY_NAMES.includes(entry) || (extra === undefined && isIP(address ?? '') !== 0 && (bits === undefined || /^[0-9]{1,3}$/.test(bits)));
+    if (!ok) throw new ConfigError('TRUST_PROXY', `${JSON.stringify(entry)} is not an address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
+  }
+  return entries;
+}
+
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 }
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const host = env.HOST || '127.0.0.1';
-  const authMode = oneOf(env, 'AUTH_MODE', ['none'] as const, 'none');
-  const allowUnauthenticated = bool(env, 'ALLOW_UNAUTHENTICATED');
-  if (authMode === 'none' && !isLoopback(host) && !allowUnauthenticated) {
-    throw new ConfigError('HOST', `${host} is not a loopback address and AUTH_MODE=none; set ALLOW_UNAUTHENTICATED=true to serve without authentication`);
-  }
+  const auth = authConfig(env, host);
+  const rateLimit = rateLimitConfig(env);
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000);
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000);
   if (headersTimeoutMs > requestTimeoutMs) {
@@ -113,7 +252,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     headersTimeoutMs,
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 3_600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1, 3_600_000),
-    authMode,
-    allowUnauthenticated,
+    auth: Object.freeze(auth),
+    ...(rateLimit ? { rateLimit: Object.freeze(rateLimit) } : {}),
+    trustProxy: Object.freeze(trustProxy(env)),
+    maxHeaderBytes: integer(env, 'MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024),
+    maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
   });
 }

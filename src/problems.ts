@@ -12,16 +12,22 @@ export const PROBLEM_TYPES = {
   'validation-failed': { status: 400, title: 'The request body is not a valid user' },
   'invalid-lookup-key': { status: 400, title: 'The lookup key is not one of the allowed keys' },
   'invalid-query': { status: 400, title: 'The search query is not valid' },
+  unauthorized: { status: 401, title: 'Credentials are missing or not valid' },
+  forbidden: { status: 403, title: 'The credentials lack the scope this request needs' },
   'not-found': { status: 404, title: 'No such resource' },
   'method-not-allowed': { status: 405, title: 'The method is not defined on this path' },
   'key-conflict': { status: 409, title: 'A unique key is already taken' },
   'precondition-failed': { status: 412, title: 'The If-Match precondition did not hold' },
+  'request-timeout': { status: 408, title: 'The request was not received in time' },
   'payload-too-large': { status: 413, title: 'The request body is larger than the limit' },
   'uri-too-long': { status: 414, title: 'The request path is longer than the limit' },
   'unsupported-media-type': { status: 415, title: 'The request body must be application/json' },
+  'rate-limited': { status: 429, title: 'Too many requests' },
   'request-header-fields-too-large': { status: 431, title: 'The request headers are larger than the limit' },
   'internal-error': { status: 500, title: 'The service failed unexpectedly' },
   'store-unavailable': { status: 503, title: 'The user store is unavailable' },
+  overloaded: { status: 503, title: 'The instance is overloaded' },
+  'authentication-unavailable': { status: 503, title: 'Credentials cannot be verified right now' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemType = keyof typeof PROBLEM_TYPES;

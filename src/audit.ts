@@ -1,0 +1,34 @@
+/**
+ * The audit trail: one structured log line per write on `/users…` with the
+ * credential id, method, uid and outcome. Never the body, never an email
+ * address or other key value (the lookup path, which holds one, is not logged here).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const UID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+function uidOf(request: FastifyRequest, reply: FastifyReply): string | undefined {
+  const location = reply.getHeader('location');
+  if (typeof location === 'string' && location.startsWith('/users/')) return location.slice('/users/'.length);
+  const ref = (request.params as { ref?: string } | undefined)?.ref;
+  return ref !== undefined && UID.test(ref) ? ref.toLowerCase() : undefined;
+}
+
+export function installAuditLog(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request, reply) => {
+    if (!WRITES.has(request.method) || request.routeOptions.url?.startsWith('/users') !== true) return;
+    request.log.info(
+      {
+        audit: {
+          credential: request.credential?.id ?? 'anonymous',
+          method: request.method,
+          route: request.routeOptions.url,
+          uid: uidOf(request, reply),
+          status: reply.statusCode,
+        },
+      },
+      'audit',
+    );
+  });
+}

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { apiKeysFixture, type ApiKeysFixture } from '../helpers/auth-fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { assertAdmitted, assertRefusedEverywhere, routeCases, type RouteCase } from './route-matrix.js';
+
+describe('AUTH_MODE=api-key', () => {
+  let keys: ApiKeysFixture;
+  let server: TestServer;
+  let cases: RouteCase[];
+  const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+  before(async () => {
+    keys = apiKeysFixture();
+    server = await startTestServer({ env: { AUTH_MODE: 'api-key', API_KEYS_FILE: keys.file } });
+    const created = await server.post('/users', { username: 'keyed', email_address: 'keyed@example.com' }, bearer(keys.keys.admin));
+    assert.equal(created.status, 201, created.text);
+    cases = routeCases(created.body);
+  });
+  after(async () => {
+    await server.close();
+    keys.cleanup();
+  });
+
+  it('no credential: 401 with a bare Bearer challenge on every route, the same for existing and missing users', async () => {
+    await assertRefusedEverywhere(server, cases, {}, () => 401);
+    const res = await server.get('/users/username:keyed');
+    assert.equal(res.headers['www-authenticate'], 'Bearer realm="user-service"');
+  });
+
+  it('an unknown key, a malformed header or another scheme: 401 invalid_token', async () => {
+    await assertRefusedEverywhere(server, cases, bearer(keys.keys.unknown), () => 401);
+    await assertRefusedEverywhere(server, cases, { authorization: `Basic ${Buffer.from(`x:${keys.keys.admin}`).toString('base64')}` }, () => 401);
+    await assertRefusedEverywhere(server, cases, { authorization: `Bearer ${keys.keys.admin} extra` }, () => 401);
+    assert.match(String((await server.get('/users', bearer(keys.keys.unknown))).headers['www-authenticate']), /error="invalid_token"/);
+  });
+
+  it('a key without the scope: 403 insufficient_scope', async () => {
+    await assertRefusedEverywhere(server, cases, bearer(keys.keys.reader), (c) => (c.scope === 'users:write' ? 403 : 'pass'));
+    await assertRefusedEverywhere(server, cases, bearer(keys.keys.writer), (c) => (c.scope === 'users:read' ? 403 : 'pass'));
+  });
+
+  it('a key with the scope passes; the scheme name is case-insensitive', async () => {
+    await assertAdmitted(server, cases, bearer(keys.keys.admin), ['users:read', 'users:write']);
+    await assertAdmitted(server, cases, bearer(keys.keys.reader), ['users:read']);
+    await assertAdmitted(server, cases, bearer(keys.keys.writer), ['users:write']);
+    assert.equal((await server.get('/users/username:keyed', { authorization: `bearer ${keys.keys.reader}` })).status, 200);
+  });
+
+  it('never accepts a key in the query string', async () => {
+    for (const name of ['access_token', 'api_key', 'key', 'token']) {
+      const res = await server.get(`/users/username:keyed?${name}=${keys.keys.admin}`);
+      assert.equal(res.status, 401, `${name}: ${res.text}`);
+    }
+  });
+
+  it('leaves the service routes public', async () => {
+    for (const path of ['/healthz', '/readyz', '/openapi.json']) assert.equal((await server.get(path)).status, 200, path);
+  });
+});
