@@ -8,10 +8,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { installAccessControl } from './access-control.js';
+import { installMethodNotAllowed } from './allowed-methods.js';
 import { installAuditLog } from './audit.js';
 import { serializeRequest } from './log-redaction.js';
+import { parseQueryString } from './query-string.js';
 import { clientErrorHandler, installOverloadShedding } from './hardening.js';
 import { frameworkErrors, installProblemHandlers, sendProblem } from './problem-handler.js';
+import { ProblemSchema } from './problem-schema.js';
 import { ProblemError } from './problems.js';
 import { serviceRoutes } from './service-routes.js';
 import type { UserStore } from './store/user-store.js';
@@ -48,7 +51,7 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
     clientErrorHandler,
     // X-Forwarded-For is believed only from the configured proxies (none by default).
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQueryString },
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     // Fastify's own 503 while closing is not a problem document; the hook below answers instead.
@@ -93,8 +96,10 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
   // Shedding first (cheapest), then authentication and rate limits.
   await installOverloadShedding(app, config.maxEventLoopDelayMs);
   await installAccessControl(app, config);
+  installMethodNotAllowed(app);
   installAuditLog(app);
   app.addSchema(UserResource);
+  app.addSchema(ProblemSchema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

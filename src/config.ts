@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import type { SqliteSynchronous } from './store/sqlite/sqlite-connection.js';
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, message: string) {
@@ -14,7 +15,7 @@ export class ConfigError extends Error {
 }
 
 export type StoreConfig =
-  | { kind: 'sqlite'; path: string; synchronous: 'FULL' | 'NORMAL' }
+  | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous }
   | { kind: 'postgres'; url: string; poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
 
 export const SCOPES = ['users:read', 'users:write'] as const;
@@ -110,9 +111,11 @@ function storeConfig(env: Env): StoreConfig {
   }
   if (/^postgres(ql)?:\/\//.test(raw)) {
     try {
-      new URL(raw);
+      const url = new URL(raw);
+      // The driver percent-decodes these parts; a broken encoding must fail here, naming the setting.
+      for (const part of [url.username, url.password, url.pathname]) decodeURIComponent(part);
     } catch {
-      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL (check its percent-encoding)');
     }
     return {
       kind: 'postgres',

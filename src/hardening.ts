@@ -3,6 +3,7 @@
  * HTTP parser rejects before Fastify sees them still get a problem document,
  * and requests are shed with 503 before the event loop stalls.
  */
+import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
@@ -11,12 +12,25 @@ import { PROBES } from './access-control.js';
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
+/** What Node's HTTP parser reports: a code, and the bytes it had read. */
+type ParserError = Error & { code?: string; rawPacket?: unknown };
+
+/** Method and path of the request line in what the parser had read, when they are printable. */
+function requestLine(error: ParserError): { method?: string; path: string } {
+  const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
+  const line = raw.subarray(0, 4096).toString('latin1').split('\r\n', 1)[0] ?? '';
+  const method = /^([A-Z]{1,20}) /.exec(line)?.[1];
+  const target = /^[A-Z]{1,20} ([\x21-\x7e]{1,2048}) HTTP\/1\.[01]$/.exec(line)?.[1];
+  return { method, path: target === undefined ? '' : (target.split('?')[0] as string) };
+}
+
 /**
  * Fastify's clientErrorHandler: errors of the HTTP parser (a head over
  * MAX_HEADER_BYTES, a request not received in time, a malformed request line).
- * The connection is closed after the answer.
+ * Answered as a problem document (without a body to a HEAD request), with a new
+ * request id, then the connection is closed.
  */
-export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+export function clientErrorHandler(error: ParserError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -27,10 +41,12 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request-timeout', 'The request was not received in time.']
         : [400, 'malformed-request', 'The request is not valid HTTP/1.1.'];
-  const body = JSON.stringify(problemDocument(type, detail, ''));
+  const { method, path } = requestLine(error);
+  const body = JSON.stringify(problemDocument(type, detail, path));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n` +
+      (method === 'HEAD' ? '' : body),
   );
 }
 

@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemDocument, type ProblemItem, type ProblemType } from './problems.js';
+import { pointerToken } from './json-pointer.js';
 import { StoreUnavailableError } from './store/store-errors.js';
 
 /** Seconds a client should wait before retrying while the store is down. */
@@ -22,25 +23,21 @@ interface AjvError {
   parentSchema?: { description?: string };
 }
 
-function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
 function bodyItem(e: AjvError): ProblemItem | undefined {
   // Branch failures of a union are summarised by the union's own error.
   if (e.schemaPath.includes('/anyOf/')) return undefined;
   switch (e.keyword) {
     case 'additionalProperties': {
       const name = String(e.params.additionalProperty);
-      const pointer = `${e.instancePath}/${escapePointerToken(name)}`;
+      const pointer = `${e.instancePath}/${pointerToken(name)}`;
       const detail = e.instancePath === '' && READ_ONLY_FIELDS.has(name) ? 'is read-only; the service assigns it' : 'is not a known field';
       return { pointer, detail };
     }
     case 'required':
-      return { pointer: `${e.instancePath}/${escapePointerToken(String(e.params.missingProperty))}`, detail: 'is required' };
+      return { pointer: `${e.instancePath}/${pointerToken(String(e.params.missingProperty))}`, detail: 'is required' };
     case 'format':
     case 'anyOf':
-      return { pointer: e.instancePath, detail: `must be ${e.parentSchema?.description ?? `in format ${String(e.params.format)}`}` };
+      return { pointer: e.instancePath, detail: `is not valid: ${e.parentSchema?.description ?? `expected format ${String(e.params.format)}`}` };
     case 'type':
       return { pointer: e.instancePath, detail: `must be of type ${String(e.params.type)}` };
     default:
@@ -53,7 +50,7 @@ function queryItem(e: AjvError): ProblemItem {
   const parameter = e.instancePath.slice(1);
   if (e.keyword === 'type') return { parameter, detail: 'must be given once' };
   if (e.keyword === 'minLength') return { parameter, detail: 'must not be empty' };
-  return { parameter, detail: `must be: ${e.parentSchema?.description ?? e.message ?? 'valid'}` };
+  return { parameter, detail: `is not valid: ${e.parentSchema?.description ?? e.message ?? 'see the OpenAPI document'}` };
 }
 
 /** Maps a request-validation failure to its problem. */

@@ -1,7 +1,7 @@
 /**
  * RFC 9457 problem details: the fixed list of problem types this service answers
  * with, and the error type that carries one through Fastify to the error handler.
- * The list is part of the contract (docs/errors.md); `type` and `status` are
+ * The list is part of the contract (the README's Errors table); `type` and `status` are
  * stable, `title` is fixed per type, `detail` may change.
  */
 
@@ -32,7 +32,7 @@ export const PROBLEM_TYPES = {
 
 export type ProblemType = keyof typeof PROBLEM_TYPES;
 
-/** Base of the `type` URIs: a path on this service, documented in docs/errors.md. */
+/** Base of the `type` URIs: a path on this service, documented in the README's Errors table. */
 export const PROBLEM_TYPE_BASE = '/problems/';
 
 /** One entry of `errors`: where in the request and what is wrong there. */

@@ -50,16 +50,9 @@ function main(): void {
     throw error;
   }
   serve(config).catch((error: unknown) => {
-    process.stderr.write(`user-service: cannot start: ${describeStartError(error)}\n`);
+    process.stderr.write(`user-service: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
-}
-
-/** One line: the error and, for a store that cannot be reached, its cause's code. */
-function describeStartError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause as { code?: string; message?: string } | undefined;
-  return cause ? `${error.message} (${cause.code ?? cause.message ?? 'unknown cause'})` : error.message;
 }
 
 main();

@@ -3,17 +3,20 @@
  * readiness and the OpenAPI document. They live outside `/users/`.
  */
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { problemResponses } from './problem-schema.js';
 import { sendProblem, storeUnavailableProblem } from './problem-handler.js';
 import type { UserStore } from './store/user-store.js';
 
 export async function serviceRoutes(app: FastifyInstance, { store }: { store: UserStore }): Promise<void> {
-  const hidden = { schema: { hide: true } };
+  const status = (value: string, description: string) =>
+    Type.Object({ status: Type.Literal(value) }, { description });
 
   /** The process is alive and serving HTTP. Never touches the store. */
-  app.get('/healthz', hidden, async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+  app.get('/healthz', { schema: { summary: 'Liveness', response: { 200: status('ok', 'The process serves HTTP.') } } }, async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
 
   /** The store answers; otherwise 503 with Retry-After, so a balancer routes around this instance. */
-  app.get('/readyz', hidden, async (request, reply) => {
+  app.get('/readyz', { schema: { summary: 'Readiness', response: { 200: status('ready', 'The store answers.'), ...problemResponses(503) } } }, async (request, reply) => {
     try {
       await store.ping();
     } catch (error) {
@@ -23,5 +26,6 @@ export async function serviceRoutes(app: FastifyInstance, { store }: { store: Us
     return reply.header('cache-control', 'no-store').send({ status: 'ready' });
   });
 
-  app.get('/openapi.json', hidden, async (_request, reply) => reply.header('cache-control', 'no-cache').send(app.swagger()));
+  const document = Type.Object({}, { additionalProperties: true, description: 'This OpenAPI 3.1 document.' });
+  app.get('/openapi.json', { schema: { summary: 'The OpenAPI document', response: { 200: document } } }, async (_request, reply) => reply.header('cache-control', 'no-cache').send(app.swagger()));
 }

@@ -2,7 +2,7 @@
  * Authentication (CONTRACT §8) of `/users…` requests. It runs first, before the
  * body is read and before any lookup, so a 401 or 403 never depends on whether a
  * user exists. The service routes (/healthz, /readyz, /openapi.json, /docs) and
- * unknown paths are public. The token is taken only from the Authorization
+ * paths outside /users are public. The token is taken only from the Authorization
  * header, never from the query string.
  */
 import type { FastifyRequest } from 'fastify';
@@ -20,8 +20,9 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/** Every path under /users, routed or not: an unknown method or sub-path there is refused before it is answered. */
 function isProtected(request: FastifyRequest): boolean {
-  return request.routeOptions.url?.startsWith('/users') === true;
+  return request.url === '/users' || request.url.startsWith('/users/') || request.url.startsWith('/users?');
 }
 
 /**

@@ -3,9 +3,21 @@
  * only when chosen: the SQLite path never loads the PostgreSQL driver.
  */
 import type { StoreConfig } from '../config.js';
+import { StoreUnavailableError } from './store-errors.js';
 import type { UserStore } from './user-store.js';
 
+/** Opens the store; a failure names DATABASE_URL, so the one start-up line says what to fix. */
 export async function openStore(config: StoreConfig): Promise<UserStore> {
+  try {
+    return await openConfiguredStore(config);
+  } catch (error) {
+    const why = error instanceof StoreUnavailableError ? `the store cannot be reached` : `the store cannot be opened`;
+    const cause = (error instanceof StoreUnavailableError ? error.cause : error) as { code?: string; message?: string } | undefined;
+    throw new Error(`DATABASE_URL: ${why} (${cause?.code ?? cause?.message ?? 'unknown cause'})`, { cause: error });
+  }
+}
+
+async function openConfiguredStore(config: StoreConfig): Promise<UserStore> {
   switch (config.kind) {
     case 'sqlite': {
       const { openSqliteUserStore } = await import('./sqlite/sqlite-user-store.js');

@@ -34,11 +34,13 @@ export function isEmailAddress(value: string): boolean {
 }
 
 /**
- * 1–128 printable characters: no control characters, no line or paragraph
- * separators, no leading or trailing white space (spaces inside are allowed,
- * as are colons and slashes). Compared exactly, so it is stored as given.
+ * 1–128 printable characters: no control or invisible format characters (zero
+ * width spaces, bidi overrides, BOM: ids that look alike must not coexist under
+ * exact matching), no line or paragraph separators, no leading or trailing white
+ * space (spaces inside are allowed, as are colons and slashes). Compared exactly,
+ * so it is stored as given.
  */
-const LEGACY_ID = /^(?![\s])[^\p{Cc}\p{Zl}\p{Zp}]{1,128}(?<![\s])$/u;
+const LEGACY_ID = /^(?![\s])[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]{1,128}(?<![\s])$/u;
 
 export function isLegacyId(value: string): boolean {
   return LEGACY_ID.test(value);

@@ -3,6 +3,7 @@
  * CONTRACT §1 that the schema cannot state (shorthand, defaults, NFC, size of
  * attributes). Failures are `validation-failed` problems with JSON pointers.
  */
+import { pointerToken } from '../json-pointer.js';
 import { ProblemError } from '../problems.js';
 import type { UserFields } from './user.js';
 import { ATTRIBUTES_MAX_BYTES, type CreateUserBody } from './user-schemas.js';
@@ -29,25 +30,38 @@ export function toUserFields(body: CreateUserBody): UserFields {
   };
 }
 
+/** Deepest nesting of arrays and objects accepted anywhere in a body. */
+export const MAX_JSON_DEPTH = 32;
+
+export interface UnstorableValue {
+  pointer: string;
+  detail: string;
+}
+
 /**
- * The JSON pointer of the first string (value or member name) in `value` that
- * PostgreSQL and JSON text cannot hold: one with U+0000 or a lone surrogate.
+ * The first value in a parsed body that cannot be stored faithfully: a string or
+ * member name with U+0000 or an unpaired surrogate (PostgreSQL and JSON text
+ * cannot hold them), a number JSON.parse turned into Infinity or rounded (beyond
+ * ±2^53), or nesting deeper than MAX_JSON_DEPTH. Iterative, so no input depth can
+ * exhaust the stack.
  */
-export function findUnstorableString(value: unknown, pointer = ''): string | undefined {
-  if (typeof value === 'string') return isStorable(value) ? undefined : pointer;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableString(value[i], `${pointer}/${i}`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [name, member] of Object.entries(value)) {
-      const here = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (!isStorable(name)) return here;
-      const found = findUnstorableString(member, here);
-      if (found !== undefined) return found;
+export function findUnstorableValue(body: unknown): UnstorableValue | undefined {
+  const pending: { value: unknown; pointer: string; depth: number }[] = [{ value: body, pointer: '', depth: 0 }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const { value, pointer, depth } = item;
+    if (typeof value === 'string') {
+      if (!isStorable(value)) return { pointer, detail: 'must not contain U+0000 or unpaired surrogates' };
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return { pointer, detail: 'is a number too large to represent' };
+      if (Number.isInteger(value) && !Number.isSafeInteger(value)) return { pointer, detail: 'is an integer beyond ±2^53 that would lose precision; send it as a string' };
+    } else if (value !== null && typeof value === 'object') {
+      if (depth >= MAX_JSON_DEPTH) return { pointer, detail: `nests deeper than ${MAX_JSON_DEPTH} levels` };
+      const entries = Array.isArray(value) ? value.map((member, i) => [String(i), member] as const) : Object.entries(value);
+      for (const [name, member] of entries) {
+        const here = `${pointer}/${pointerToken(name)}`;
+        if (!isStorable(name)) return { pointer: here, detail: 'must not contain U+0000 or unpaired surrogates' };
+        pending.push({ value: member, pointer: here, depth: depth + 1 });
+      }
     }
   }
   return undefined;
@@ -57,8 +71,8 @@ export function isStorable(text: string): boolean {
   return !text.includes('\u0000') && text.isWellFormed();
 }
 
-/** Rejects a body holding an unstorable string, naming where. */
+/** Rejects a body holding an unstorable value, naming where. */
 export function assertStorableBody(body: unknown): void {
-  const pointer = findUnstorableString(body);
-  if (pointer !== undefined) throw invalid(pointer, 'must not contain U+0000 or unpaired surrogates');
+  const found = findUnstorableValue(body);
+  if (found !== undefined) throw invalid(found.pointer, found.detail);
 }

@@ -47,6 +47,21 @@ if (skip) {
       await Promise.all(pools.map((sql) => sql.end()));
     });
 
+    it('stores starting together on a fresh database all get the same cursor key', async () => {
+      const fresh = await createTestDatabase();
+      try {
+        const migrator = postgres(fresh.url, { max: 1, onnotice: () => {} });
+        await migratePostgres(migrator);
+        await migrator.end();
+        const stores = await Promise.all(Array.from({ length: 6 }, () => openPostgresUserStore({ url: fresh.url })));
+        const keys = await Promise.all(stores.map((s) => s.cursorKey()));
+        for (const key of keys) assert.deepEqual(key, keys[0]);
+        await Promise.all(stores.map((s) => s.close()));
+      } finally {
+        await fresh.drop();
+      }
+    });
+
     it('connects with synchronous_commit=on and a bounded pool', () => {
       const options = postgresClientOptions({ url: db.url });
       assert.equal(options.connection.synchronous_commit, 'on');

@@ -30,6 +30,6 @@ describe('legacy id format', () => {
     for (const ok of ['A-1001', 'crm:77', 'dept/42', 'a b', 'x'.repeat(128), '100%', '😀']) assert.ok(isLegacyId(ok), ok);
   });
   it('rejects empty, too long, control characters and outer white space', () => {
-    for (const bad of ['', 'x'.repeat(129), 'a\nb', 'a\u0000', '\tab', ' a', 'a ', 'a\u2028b']) assert.ok(!isLegacyId(bad), JSON.stringify(bad));
+    for (const bad of ['', 'x'.repeat(129), 'a\nb', 'a\u0000', '\tab', ' a', 'a ', 'a\u2028b', 'a\u200Bb', 'a\u202Eb', '\uFEFFa']) assert.ok(!isLegacyId(bad), JSON.stringify(bad));
   });
 });

@@ -44,6 +44,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
 /** Applies the pending migrations under the advisory lock; returns how many ran. */
 export async function migratePostgres(sql: Sql): Promise<number> {
   return sql.begin(async (tx) => {
+    // Waiting for another instance's migration is not a slow statement.
+    await tx`SET LOCAL statement_timeout = 0`;
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`;
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
     const [row] = await tx<{ current: number }[]>`SELECT coalesce(max(version), 0)::int AS current FROM schema_migrations`;

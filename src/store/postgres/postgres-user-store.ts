@@ -208,14 +208,12 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     },
 
     async cursorKey() {
-      // The first instance to ask makes the key; every later one reads the same.
+      // The first instance to ask makes the key; every later one gets the same. DO UPDATE
+      // (not DO NOTHING) waits for a concurrent maker and returns its row in one statement.
       const [row] = await run(() => sql<{ value: Buffer }[]>`
-        WITH made AS (
-          INSERT INTO service_keys (name, value) VALUES ('cursor', ${randomBytes(32)}) ON CONFLICT (name) DO NOTHING RETURNING value
-        )
-        SELECT value FROM made UNION ALL SELECT value FROM service_keys WHERE name = 'cursor'`);
-      if (!row) throw new Error('service key missing after insert');
-      return row.value;
+        INSERT INTO service_keys (name, value) VALUES ('cursor', ${randomBytes(32)})
+        ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING value`);
+      return (row as { value: Buffer }).value;
     },
 
     async ping() {
