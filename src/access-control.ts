@@ -9,7 +9,8 @@ import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import { createRateLimiter } from './rate-limit.js';
 
-export const PROBES = new Set(['/healthz', '/readyz']);
+/** Never rate limited or shed: orchestrators and scrapers poll them. */
+export const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 export async function installAccessControl(app: FastifyInstance, config: Readonly<Config>): Promise<void> {
   const authenticate = createAuthenticator(config.auth);

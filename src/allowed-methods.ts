@@ -11,7 +11,7 @@ const CANONICAL = 'GET, HEAD, PUT, DELETE';
 /** Seed §4 rule 5: the lookup path is read-only (also for `uid:`). */
 export const LOOKUP = 'GET, HEAD';
 const SERVICE = 'GET, HEAD';
-const SERVICE_PATHS = new Set(['/healthz', '/readyz', '/openapi.json']);
+const SERVICE_PATHS = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs']);
 
 /** The `Allow` value of a request path (without its query), or undefined for a path that does not exist. */
 export function allowedMethods(path: string): string | undefined {

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
@@ -11,6 +12,7 @@ import { installAccessControl } from './access-control.js';
 import { installMethodNotAllowed } from './allowed-methods.js';
 import { installAuditLog } from './audit.js';
 import { serializeRequest } from './log-redaction.js';
+import { createMetrics, installMetrics, instrumentStore } from './metrics.js';
 import { parseQueryString } from './query-string.js';
 import { clientErrorHandler, installOverloadShedding } from './hardening.js';
 import { frameworkErrors, installProblemHandlers, sendProblem } from './problem-handler.js';
@@ -22,6 +24,8 @@ import { USER_FORMATS } from './users/user-formats.js';
 import { userRoutes } from './users/user-routes.js';
 import { UserResource } from './users/user-schemas.js';
 import { createUserService } from './users/user-service.js';
+
+const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; frame-ancestors 'self'; base-uri 'self'";
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -92,7 +96,10 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
 
   // Bodies are JSON only (CONTRACT §6: anything else is a 415), so Fastify's text/plain parser goes.
   app.removeContentTypeParser('text/plain');
+  const metrics = createMetrics();
+  const observedStore = instrumentStore(store, metrics.store);
   installProblemHandlers(app);
+  installMetrics(app, metrics);
   // Shedding first (cheapest), then authentication and rate limits.
   await installOverloadShedding(app, config.maxEventLoopDelayMs);
   await installAccessControl(app, config);
@@ -111,8 +118,14 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(serviceRoutes, { store });
-  await app.register(userRoutes, { service: createUserService({ store }) });
+  // The API reference page: assets served from this service (no CDN), no validator badge (no outbound request).
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: DOCS_CSP,
+    uiConfig: { deepLinking: true, tryItOutEnabled: true, validatorUrl: null },
+  });
+  await app.register(serviceRoutes, { store: observedStore });
+  await app.register(userRoutes, { service: createUserService({ store: observedStore }) });
   app.addHook('onClose', async () => store.close());
   return app;
 }

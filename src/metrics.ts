@@ -1,0 +1,90 @@
+/**
+ * Prometheus metrics (prom-client) at GET /metrics: requests by route and
+ * status with their latency, store operations with theirs, store operations in
+ * flight (how busy the store's connections are), and the default process
+ * metrics. Labels are route patterns, never paths, so no user data and no
+ * unbounded label values reach the scraper. Each app has its own registry.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { UserStore } from './store/user-store.js';
+
+export interface StoreMetrics {
+  operation: Histogram<'operation' | 'outcome'>;
+  inFlight: Gauge<'operation'>;
+}
+
+export interface Metrics {
+  registry: Registry;
+  store: StoreMetrics;
+}
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    store: {
+      operation: new Histogram({
+        name: 'user_store_operation_duration_seconds',
+        help: 'Duration of user store operations',
+        labelNames: ['operation', 'outcome'],
+        buckets: LATENCY_BUCKETS,
+        registers: [registry],
+      }),
+      inFlight: new Gauge({ name: 'user_store_operations_in_flight', help: 'Store operations running now (connections in use)', labelNames: ['operation'], registers: [registry] }),
+    },
+  };
+}
+
+/** Wraps every store method with its timing; the store's behaviour is unchanged. */
+export function instrumentStore(store: UserStore, metrics: StoreMetrics): UserStore {
+  const timed = <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const stop = metrics.operation.startTimer({ operation });
+      metrics.inFlight.inc({ operation });
+      try {
+        const result = await fn(...args);
+        stop({ outcome: 'ok' });
+        return result;
+      } catch (error) {
+        stop({ outcome: 'error' });
+        throw error;
+      } finally {
+        metrics.inFlight.dec({ operation });
+      }
+    };
+  return {
+    create: timed('create', (user) => store.create(user)),
+    get: timed('get', (uid) => store.get(uid)),
+    findByKey: timed('findByKey', (key, value) => store.findByKey(key, value)),
+    replace: timed('replace', (uid, fields, now, precondition) => store.replace(uid, fields, now, precondition)),
+    delete: timed('delete', (uid, precondition) => store.delete(uid, precondition)),
+    search: timed('search', (page) => store.search(page)),
+    cursorKey: timed('cursorKey', () => store.cursorKey()),
+    ping: timed('ping', () => store.ping()),
+    close: () => store.close(),
+  };
+}
+
+/** Counts and times every response, and serves GET /metrics. */
+export function installMetrics(app: FastifyInstance, metrics: Metrics): void {
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames: ['method', 'route', 'status'], registers: [metrics.registry] });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from request to response',
+    labelNames: ['method', 'route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers: [metrics.registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()),
+  );
+}

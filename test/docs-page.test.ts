@@ -1,0 +1,68 @@
+/**
+ * The API reference page at /docs in a real browser (Debian's Chromium driven by
+ * playwright-core): it loads with no failed request (every asset is served by the
+ * service itself), lists the user routes, and a lookup tried from the page
+ * returns a user. SAVE_SCREENSHOT=1 writes docs/docs-page.png (shown in the README).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { REPO_ROOT } from './helpers/child-server.js';
+import { startTestServer, type TestServer } from './helpers/test-server.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const skip = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is not installed (apt-get install chromium)`;
+if (skip && process.env.CI === 'true') throw new Error(`CI requires Chromium: ${skip}`);
+
+describe('the /docs page in Chromium', skip ? { skip } : {}, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let profile: string;
+  before(async () => {
+    server = await startTestServer();
+    const created = await server.post('/users', { username: 'alice', email_address: 'Alice.Liddell@example.com', legacy_ids: ['crm:77'], display_name: 'Alice Liddell' });
+    assert.equal(created.status, 201);
+    profile = mkdtempSync(join(tmpdir(), 'user-service-chromium-'));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('loads with no failed request, lists the user routes, and tries a lookup that returns the user', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    const failures: string[] = [];
+    page.on('requestfailed', (request) => failures.push(`${request.url()} ${request.failure()?.errorText}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.url()} ${response.status()}`);
+    });
+    await page.goto(`${server.baseUrl}/docs/`, { waitUntil: 'networkidle' });
+    await page.waitForSelector('.opblock');
+    const paths = await page.locator('.opblock-summary-path').allInnerTexts();
+    for (const path of ['/users', '/users/{ref}']) assert.ok(paths.some((p) => p.replace(/\u200b/g, '') === path), `${path} in ${paths.join(', ')}`);
+
+    const lookup = page.locator('.opblock-get').filter({ has: page.locator('.opblock-summary-path', { hasText: /^\/users\/\{ref\}$/ }) }).first();
+    await lookup.locator('.opblock-summary').click();
+    // "Try it out" is on by default (tryItOutEnabled), so the parameter can be filled at once.
+    await lookup.locator('input[placeholder="ref"]').fill('username:ALICE');
+    await lookup.locator('button.execute').click();
+    const body = lookup.locator('.live-responses-table .response-col_description .highlight-code', { hasText: '"uid"' }).first();
+    await body.waitFor();
+    const text = await body.innerText();
+    assert.match(text, /"username": "alice"/);
+    assert.match(text, /"uid": "[0-9a-f-]{36}"/);
+    assert.deepEqual(failures, []);
+
+    const path = process.env.SAVE_SCREENSHOT === '1' ? join(REPO_ROOT, 'docs', 'docs-page.png') : join(profile, 'docs-page.png');
+    await page.screenshot({ path, fullPage: false });
+    assert.ok(existsSync(path));
+  });
+});
