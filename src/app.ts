@@ -14,13 +14,14 @@ import { installAuditLog } from './audit.js';
 import { serializeRequest } from './log-redaction.js';
 import { createMetrics, installMetrics, instrumentStore } from './metrics.js';
 import { parseQueryString } from './query-string.js';
-import { clientErrorHandler, installOverloadShedding } from './hardening.js';
+import { clientErrorHandler, installOverloadShedding, trackRequestPaths } from './hardening.js';
 import { frameworkErrors, installProblemHandlers, sendProblem } from './problem-handler.js';
 import { ProblemSchema } from './problem-schema.js';
 import { ProblemError } from './problems.js';
 import { serviceRoutes } from './service-routes.js';
 import type { UserStore } from './store/user-store.js';
 import { USER_FORMATS } from './users/user-formats.js';
+import { AJV_OPTIONS } from './validation-options.js';
 import { userRoutes } from './users/user-routes.js';
 import { UserResource } from './users/user-schemas.js';
 import { createUserService } from './users/user-service.js';
@@ -68,19 +69,10 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
     frameworkErrors,
     // The serializer's own Ajv (used for unions in response schemas) must know the formats too.
     serializerOpts: { ajv: { formats: USER_FORMATS } },
-    ajv: {
-      customOptions: {
-        // CONTRACT §1: unknown fields are a 400, never stripped; types are never coerced.
-        removeAdditional: false,
-        coerceTypes: false,
-        useDefaults: false,
-        allErrors: true,
-        verbose: true,
-        formats: USER_FORMATS,
-      },
-    },
+    ajv: { customOptions: { ...AJV_OPTIONS } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutMs;
+  trackRequestPaths(app.server);
 
   let closing = false;
   app.addHook('onRequest', async (request, reply) => {

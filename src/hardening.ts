@@ -4,6 +4,7 @@
  * and requests are shed with 503 before the event loop stalls.
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
@@ -15,13 +16,20 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request 
 /** What Node's HTTP parser reports: a code, and the bytes it had read. */
 type ParserError = Error & { code?: string; rawPacket?: unknown };
 
+/** The path of the request each connection is receiving, for errors raised after its headers (408 on a slow body). */
+const pathOfSocket = new WeakMap<Socket, string>();
+
+export function trackRequestPaths(server: { on(event: 'request', listener: (req: IncomingMessage) => void): unknown }): void {
+  server.on('request', (req) => pathOfSocket.set(req.socket, (req.url ?? '').split('?')[0] as string));
+}
+
 /** Method and path of the request line in what the parser had read, when they are printable. */
-function requestLine(error: ParserError): { method?: string; path: string } {
+function requestLine(error: ParserError, socket: Socket): { method?: string; path: string } {
   const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
   const line = raw.subarray(0, 4096).toString('latin1').split('\r\n', 1)[0] ?? '';
   const method = /^([A-Z]{1,20}) /.exec(line)?.[1];
   const target = /^[A-Z]{1,20} ([\x21-\x7e]{1,2048}) HTTP\/1\.[01]$/.exec(line)?.[1];
-  return { method, path: target === undefined ? '' : (target.split('?')[0] as string) };
+  return { method, path: target === undefined ? (pathOfSocket.get(socket) ?? '') : (target.split('?')[0] as string) };
 }
 
 /**
@@ -41,7 +49,7 @@ export function clientErrorHandler(error: ParserError, socket: Socket): void {
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request-timeout', 'The request was not received in time.']
         : [400, 'malformed-request', 'The request is not valid HTTP/1.1.'];
-  const { method, path } = requestLine(error);
+  const { method, path } = requestLine(error, socket);
   const body = JSON.stringify(problemDocument(type, detail, path));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}; charset=utf-8\r\n` +

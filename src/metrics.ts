@@ -63,6 +63,7 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics): UserSt
     replace: timed('replace', (uid, fields, now, precondition) => store.replace(uid, fields, now, precondition)),
     delete: timed('delete', (uid, precondition) => store.delete(uid, precondition)),
     search: timed('search', (page) => store.search(page)),
+    importUsers: timed('importUsers', (users, onConflict, now) => store.importUsers(users, onConflict, now)),
     cursorKey: timed('cursorKey', () => store.cursorKey()),
     ping: timed('ping', () => store.ping()),
     close: () => store.close(),

@@ -14,7 +14,7 @@ const STORE_RETRY_AFTER_S = '1';
 
 const READ_ONLY_FIELDS = new Set(['uid', 'created_at', 'updated_at', 'version']);
 
-interface AjvError {
+export interface AjvError {
   keyword: string;
   instancePath: string;
   schemaPath: string;
@@ -53,6 +53,11 @@ function queryItem(e: AjvError): ProblemItem {
   return { parameter, detail: `is not valid: ${e.parentSchema?.description ?? e.message ?? 'see the OpenAPI document'}` };
 }
 
+/** The `errors` entries (JSON pointers) of a failed body validation. */
+export function bodyValidationItems(errors: AjvError[]): ProblemItem[] {
+  return errors.map(bodyItem).filter((item): item is ProblemItem => item !== undefined);
+}
+
 /** Maps a request-validation failure to its problem. */
 function validationProblem(error: FastifyError): ProblemError {
   const errors = (error.validation ?? []) as unknown as AjvError[];
@@ -60,11 +65,11 @@ function validationProblem(error: FastifyError): ProblemError {
     const items = errors.map(queryItem);
     return new ProblemError('invalid-query', describe(items), { errors: items });
   }
-  const items = errors.map(bodyItem).filter((item): item is ProblemItem => item !== undefined);
+  const items = bodyValidationItems(errors);
   return new ProblemError('validation-failed', describe(items), { errors: items });
 }
 
-function describe(items: ProblemItem[]): string {
+export function describe(items: ProblemItem[]): string {
   return items.map((item) => `${'pointer' in item ? item.pointer || '(body)' : item.parameter} ${item.detail}`).join('; ');
 }
 

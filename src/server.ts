@@ -4,6 +4,8 @@
  * flight, close the store, exit 0). The signal handlers are installed before
  * anything else, so a signal that arrives during start-up also exits 0.
  */
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -55,4 +57,5 @@ function main(): void {
   });
 }
 
-main();
+// Run when started directly (`node dist/src/server.js`, npm start); the CLI imports serve() instead.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) main();

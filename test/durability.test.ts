@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startChildServer, type ChildServer, type StartedChildServer } from './helpers/child-server.js';
 import type { TestResponse } from './helpers/http-client.js';
+import { assertProblem } from './helpers/problem-assertions.js';
 import { newUser } from './helpers/test-server.js';
 
 const children: ChildServer[] = [];
@@ -21,8 +22,8 @@ function dbEnv(name: string) {
   return { DATABASE_URL: `sqlite:${join(dir, name)}`, SHUTDOWN_TIMEOUT_MS: '20000' };
 }
 
-async function start(name: string): Promise<StartedChildServer> {
-  const server = await startChildServer({ env: dbEnv(name), cwd: dir });
+async function start(name: string, env: Record<string, string> = {}): Promise<StartedChildServer> {
+  const server = await startChildServer({ env: { ...dbEnv(name), ...env }, cwd: dir });
   children.push(server);
   return server;
 }
@@ -152,6 +153,75 @@ async function untilRefused(port: number, timeoutMs = 10_000): Promise<void> {
   }
 }
 
+/** The complete HTTP/1.1 responses in `raw` (bodies delimited by Content-Length), as TestResponses. */
+function responsesIn(raw: string): TestResponse[] {
+  const responses: TestResponse[] = [];
+  for (let at = 0; ; ) {
+    const end = raw.indexOf('\r\n\r\n', at);
+    if (end === -1) return responses;
+    const [statusLine = '', ...lines] = raw.slice(at, end).split('\r\n');
+    const headers: Record<string, string> = {};
+    for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+    const length = Number(headers['content-length'] ?? 0);
+    if (raw.length < end + 4 + length) return responses;
+    const text = raw.slice(end + 4, end + 4 + length);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    responses.push({ status: Number(statusLine.split(' ')[1]), headers, text, body });
+    at = end + 4 + length;
+  }
+}
+
+/** A plain TCP connection to the service: what it received so far, and whether the server ended it. */
+async function rawConnection(port: number) {
+  const socket = net.connect({ host: '127.0.0.1', port });
+  let received = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+  socket.on('error', () => {});
+  const ended = new Promise<boolean>((resolve) => socket.on('end', () => resolve(true)));
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  return {
+    socket,
+    received: () => received,
+    /** Whether the server ends the connection within `timeoutMs`. */
+    endedByServer: (timeoutMs = 3000) => Promise.race([ended, new Promise<boolean>((resolve) => setTimeout(resolve, timeoutMs, false))]),
+    /** Resolves once `count` complete responses have arrived; rejects after `timeoutMs`. */
+    async responses(count: number, timeoutMs = 10_000): Promise<TestResponse[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (responsesIn(received).length < count) {
+        if (Date.now() > deadline) throw new Error(`${count} responses expected; received ${JSON.stringify(received)}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return responsesIn(received);
+    },
+  };
+}
+
+/** The head and the first half of the body of POST /users (keep-alive), and the rest of the body. */
+function postInHalves(body: unknown): [head: string, rest: string] {
+  const payload = JSON.stringify(body);
+  const half = Math.floor(payload.length / 2);
+  const head = `POST /users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n`;
+  return [head + payload.slice(0, half), payload.slice(half)];
+}
+
+const incomingPost = (record: Record<string, unknown>) =>
+  record.msg === 'incoming request' && (record.req as { method?: string } | undefined)?.method === 'POST';
+
+/** Opens a connection and sends POST /users with half its body: the request is in flight once this resolves. */
+async function holdPostInFlight(server: StartedChildServer) {
+  const body = newUser();
+  const connection = await rawConnection(server.port);
+  const [head, rest] = postInHalves(body);
+  connection.socket.write(head);
+  await server.waitForLog(incomingPost);
+  return { connection, body, rest };
+}
+
 describe('graceful stop', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`exits with code 0 on ${signal}`, async () => {
@@ -167,7 +237,7 @@ describe('graceful stop', () => {
     const body = newUser({ legacy_ids: ['in-flight'] });
     const pending = slowPost(server.port, body);
     // The server has read the headers: the request is in flight, its body incomplete.
-    await server.waitForLog((record) => record.msg === 'incoming request' && (record.req as { method?: string } | undefined)?.method === 'POST');
+    await server.waitForLog(incomingPost);
     server.kill('SIGTERM');
     await untilRefused(server.port);
     const response = await pending.finish();
@@ -179,5 +249,58 @@ describe('graceful stop', () => {
     const again = await restarted.get(`/users/${created.uid}`);
     expectStatus(again, 200, 'GET of the in-flight user after restart');
     assert.deepEqual(again.body, created);
+  });
+
+  // Node's server.close() closes the keep-alive connections that are idle at that moment (Fastify's
+  // forceCloseConnections defaults to 'idle'); src/app.ts answers every request that still arrives
+  // once closing began with 503 store-unavailable, Retry-After: 1 and Connection: close (docs/api.md).
+  it('closes an idle keep-alive connection at SIGTERM without an answer while a request is in flight', async () => {
+    const server = await start('idle-keep-alive.db');
+    const idle = await rawConnection(server.port);
+    idle.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const [health] = await idle.responses(1);
+    expectStatus(health!, 200, 'GET /healthz before stopping');
+    assert.notEqual(health!.headers.connection, 'close', 'the connection must be keep-alive');
+    const answeredBefore = idle.received();
+
+    const { connection: busy, rest } = await holdPostInFlight(server);
+    server.kill('SIGTERM');
+    await untilRefused(server.port);
+    assert.ok(await idle.endedByServer(), 'the idle keep-alive connection must be closed by the server once it stops accepting');
+    assert.equal(idle.received(), answeredBefore, 'nothing more may be sent on the idle connection');
+
+    busy.socket.write(rest);
+    const [created] = await busy.responses(1);
+    expectStatus(created!, 201, 'the POST in flight');
+    busy.socket.destroy();
+    assert.deepEqual(await server.waitForExit(), { code: 0, signal: null }, server.describe());
+  });
+
+  it('answers a request arriving after SIGTERM on an open keep-alive connection with a 503 store-unavailable problem, Retry-After and Connection: close', async () => {
+    const server = await start('closing-keep-alive.db');
+    const { connection, body, rest } = await holdPostInFlight(server);
+    server.kill('SIGTERM');
+    await untilRefused(server.port);
+    // The rest of the POST and, right behind it on the same connection, a new request.
+    connection.socket.write(`${rest}GET /users/username:${String(body.username)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    const [created, refused] = await connection.responses(2);
+    expectStatus(created!, 201, 'the POST in flight');
+    assertProblem(refused!, 503, 'store-unavailable');
+    assert.equal(refused!.headers['retry-after'], '1');
+    assert.equal(refused!.headers.connection, 'close');
+    assert.ok(await connection.endedByServer(), 'the server closes the connection after the 503');
+    assert.deepEqual(await server.waitForExit(), { code: 0, signal: null }, server.describe());
+  });
+
+  it('exits with code 1 once SHUTDOWN_TIMEOUT_MS has passed with a request still in flight', async () => {
+    const server = await start('shutdown-timeout.db', { SHUTDOWN_TIMEOUT_MS: '500' });
+    const { connection: held } = await holdPostInFlight(server); // the rest of the body never comes
+    server.kill('SIGTERM');
+    try {
+      assert.deepEqual(await server.waitForExit(5000), { code: 1, signal: null }, server.describe());
+    } finally {
+      held.socket.destroy();
+    }
+    assert.equal(responsesIn(held.received()).some((response) => response.status === 201), false, 'the held request was never completed');
   });
 });

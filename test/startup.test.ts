@@ -33,18 +33,23 @@ after(async () => {
 });
 
 describe('bad configuration stops the process', () => {
-  const cases: Array<[string, Record<string, string>]> = [
+  /** The setting that is wrong, and the environment that gets it wrong (given the test's own empty folder). */
+  const cases: Array<[string, Record<string, string> | ((dir: string) => Record<string, string>)]> = [
     ['PORT', { PORT: 'abc' }],
     ['PORT', { PORT: '70000' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['DATABASE_URL', (dir) => ({ DATABASE_URL: `sqlite:${dir}` })],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://%zz@127.0.0.1/x' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['HOST', { HOST: '0.0.0.0' }],
     ['BODY_LIMIT', { BODY_LIMIT: '-1' }],
   ];
-  for (const [setting, env] of cases) {
-    const shown = Object.entries(env).map(([name, value]) => `${name}=${value}`).join(' ');
+  for (const [setting, envOf] of cases) {
+    const envIn = (dir: string) => (typeof envOf === 'function' ? envOf(dir) : envOf);
+    const shown = Object.entries(envIn('<an existing folder>')).map(([name, value]) => `${name}=${value}`).join(' ');
     it(`refuses ${shown} with a non-zero exit and one stderr line naming ${setting}`, async () => {
       const dir = tempDir();
+      const env = envIn(dir);
       const child = track(spawnChildServer({ cwd: dir, env: { DATABASE_URL: `sqlite:${join(dir, 'users.db')}`, ...env } }));
       const exit = await child.waitForExit(10_000);
       assert.equal(exit.signal, null, child.describe());
@@ -137,5 +142,34 @@ describe('operator routes', () => {
     assert.match(read, /#\/components\/schemas\/User/, 'GET /users/{ref} must answer with the User schema');
     const created = JSON.stringify(doc.paths['/users'].post.responses['201']);
     assert.match(created, /#\/components\/schemas\/User/, 'POST /users must answer with the User schema');
+  });
+
+  it('documents DELETE /users/{ref} with a 204 and problem responses, and lists /healthz and /readyz', async () => {
+    const doc = (await server.get('/openapi.json')).body;
+    const problem = doc.components?.schemas?.Problem;
+    assert.ok(problem, 'components.schemas.Problem is missing');
+    for (const member of ['type', 'title', 'status', 'detail', 'instance']) {
+      assert.ok(problem.properties?.[member], `Problem lacks ${member}`);
+      assert.ok(problem.required?.includes(member), `Problem must require ${member}`);
+    }
+    const responses = doc.paths?.['/users/{ref}']?.delete?.responses;
+    assert.ok(responses, 'the document lacks DELETE /users/{ref}');
+    assert.ok(responses['204'], 'DELETE /users/{ref} must document its 204');
+    assert.equal(responses['204'].content, undefined, 'a 204 has no content');
+    for (const status of ['404', '405', '412']) {
+      assert.deepEqual(
+        responses[status]?.content,
+        { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        `DELETE /users/{ref} ${status} must be an application/problem+json Problem`,
+      );
+    }
+    for (const path of ['/healthz', '/readyz']) {
+      assert.ok(doc.paths?.[path]?.get?.responses?.['200'], `the document lacks GET ${path} and its 200`);
+    }
+    assert.deepEqual(
+      doc.paths['/readyz'].get.responses['503']?.content,
+      { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      '/readyz documents its 503 as a Problem',
+    );
   });
 });

@@ -56,6 +56,12 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       assert.deepEqual(await store.get(user.uid), user);
     });
 
+    it('keeps attributes exactly as written, member order included', async () => {
+      const user = await store.create(newUser({ attributes: { zeta: 1, alpha: { y: [true, null], b: 'two' }, mid: 1.5 } }));
+      const read = await store.findByKey('uid', user.uid);
+      assert.equal(JSON.stringify(read?.attributes), JSON.stringify(user.attributes));
+    });
+
     it('get(uid) and findByKey() return undefined when nothing matches', async () => {
       assert.equal(await store.get(uuidv7()), undefined);
       assert.equal(await store.findByKey('username', 'nobody-here'), undefined);
@@ -158,6 +164,59 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       assert.deepEqual(await store.delete(user.uid), { status: 'not-found' });
       const again = await store.create(newUser({ username: 'GONE', email_address: 'Gone@Example.com', legacy_ids: ['gone-1'] }));
       assert.equal((await store.findByKey('legacy_id', 'gone-1'))?.uid, again.uid);
+    });
+
+    describe('importUsers', () => {
+      const now = () => new Date().toISOString();
+
+      it('creates every new user with its given uid and timestamps, each readable by every key', async () => {
+        const users = [newUser({ legacy_ids: ['imp:1'] }), newUser(), newUser({ display_name: 'Imp' })];
+        const outcomes = await store.importUsers(users, 'skip', now());
+        assert.deepEqual(outcomes, users.map((u) => ({ status: 'created', uid: u.uid })));
+        for (const user of users) assert.deepEqual(await store.findByKey('uid', user.uid), user);
+        assert.equal((await store.findByKey('legacy_id', 'imp:1'))?.uid, users[0]!.uid);
+      });
+
+      it('skip: a record whose key (or uid) is held, also earlier in the same batch, is a conflict naming it; the rest are written', async () => {
+        const holder = await store.create(newUser({ legacy_ids: ['imp:held'] }));
+        const fresh = newUser();
+        const batch = [
+          newUser({ username: holder.username.toUpperCase() }),
+          fresh,
+          newUser({ legacy_ids: ['imp:held'] }),
+          newUser({ email_address: fresh.email_address.toUpperCase() }),
+          { ...newUser(), uid: holder.uid },
+        ];
+        const outcomes = await store.importUsers(batch, 'skip', now());
+        assert.deepEqual(outcomes.map((o) => (o.status === 'conflict' ? `conflict:${o.key}` : o.status)), ['conflict:username', 'created', 'conflict:legacy_id', 'conflict:email_address', 'conflict:uid']);
+        assert.equal(await store.findByKey('uid', batch[0]!.uid), undefined, 'a conflicting record writes nothing');
+        assert.equal(await store.findByKey('email_address', canon(batch[0]!.email_address)), undefined);
+        assert.deepEqual(await store.findByKey('uid', holder.uid), holder);
+      });
+
+      it('fail: stops at the first conflict; records after it are not attempted', async () => {
+        const holder = await store.create(newUser());
+        const batch = [newUser(), newUser({ username: holder.username }), newUser()];
+        const outcomes = await store.importUsers(batch, 'fail', now());
+        assert.deepEqual(outcomes.map((o) => o.status), ['created', 'conflict']);
+        assert.ok(await store.findByKey('uid', batch[0]!.uid));
+        assert.equal(await store.findByKey('uid', batch[2]!.uid), undefined);
+      });
+
+      it('update: replaces the one user holding the keys, leaves an equal one unchanged, refuses keys of two users', async () => {
+        const a = await store.create(newUser({ legacy_ids: ['imp:a'] }));
+        const b = await store.create(newUser({ legacy_ids: ['imp:b'] }));
+        const at = now();
+        const changed = { ...newUser(), username: a.username, email_address: a.email_address, legacy_ids: ['imp:a', 'imp:a2'], display_name: 'New' };
+        const same = { ...b, uid: newUser().uid };
+        const spanning = { ...newUser(), username: a.username, legacy_ids: ['imp:b'] };
+        const outcomes = await store.importUsers([changed, same, spanning], 'update', at);
+        assert.deepEqual(outcomes, [{ status: 'updated', uid: a.uid }, { status: 'unchanged', uid: b.uid }, { status: 'conflict', key: 'legacy_id' }]);
+        const updated = await store.findByKey('uid', a.uid);
+        assert.deepEqual(updated, { ...a, legacy_ids: ['imp:a', 'imp:a2'], display_name: 'New', updated_at: at, version: 2 });
+        assert.equal((await store.findByKey('legacy_id', 'imp:a2'))?.uid, a.uid);
+        assert.deepEqual(await store.findByKey('uid', b.uid), b);
+      });
     });
 
     describe('search', () => {

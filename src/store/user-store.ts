@@ -19,6 +19,7 @@
  * - Unavailability is reported as StoreUnavailableError, never a driver error.
  */
 import type { LookupKey, User, UserFields } from '../users/user.js';
+import type { ImportOutcome, OnConflict } from './import-plan.js';
 
 /** Decides, inside the write's transaction, whether the write may proceed given the current user. */
 export type Precondition = (current: User) => boolean;
@@ -60,6 +61,16 @@ export interface UserStore {
 
   /** Deletes the user and frees all its keys, under the same precondition rule as replace(). */
   delete(uid: string, precondition?: Precondition): Promise<WriteOutcome<void>>;
+
+  /**
+   * Writes a batch of users (an import) in one transaction and returns one outcome
+   * per user, in order. Each user is all or nothing. Users carry their uid and
+   * timestamps (an export keeps them); a user whose uid or keys are held is
+   * planned by planImport() (import-plan.ts): a conflict, or with `update` a
+   * replacement of the single holder. With `fail` the batch stops at the first
+   * conflict: the outcomes end with it, and the users after it are not attempted.
+   */
+  importUsers(users: User[], onConflict: OnConflict, now: string): Promise<ImportOutcome[]>;
 
   /** At most `limit` users matching the filter, in uid order after `after`. */
   search(page: SearchPage): Promise<User[]>;

@@ -80,13 +80,20 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ service: UserService }> = a
   });
 
   const readSchema = { params: UserRefParams, response: { 200: UserResourceRef, 304: NotModified, ...problemResponses(400, 401, 403, 404, 429, 503) } };
-  app.get('/users/:ref', { schema: readSchema }, async (request, reply) => {
-    const user = await service.read(request.params.ref);
-    representationHeaders(reply, user);
-    const ifNoneMatch = request.headers['if-none-match'];
-    // No body: a 304 carries neither Content-Length nor Content-Type (RFC 9110 §15.4.5).
-    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etagOf(user))) return reply.code(304).send(undefined as never);
-    return reply.send(user);
+  // GET and HEAD share one route: Fastify's automatic HEAD route would give a 304 a Content-Length
+  // (RFC 9110 §8.6 forbids it); Node itself drops the body of a HEAD response.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/users/:ref',
+    schema: readSchema,
+    handler: async (request, reply) => {
+      const user = await service.read(request.params.ref);
+      representationHeaders(reply, user);
+      const ifNoneMatch = request.headers['if-none-match'];
+      // No body: a 304 carries neither Content-Length nor Content-Type (RFC 9110 §15.4.5).
+      if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etagOf(user))) return reply.code(304).send(undefined as never);
+      return reply.send(user);
+    },
   });
 
   app.put(

@@ -94,6 +94,22 @@ export const ReplaceUserBody = Type.Object(
 );
 export type ReplaceUserBody = Static<typeof ReplaceUserBody>;
 
+/**
+ * One record of an import file: a new user, or a user as exported (its uid,
+ * timestamps and version are then kept, so an export re-imported gives the same users).
+ */
+export const ImportUserRecord = Type.Object(
+  {
+    ...writableFields,
+    uid: Type.Optional(Uid),
+    created_at: Type.Optional(Timestamp),
+    updated_at: Type.Optional(Timestamp),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false },
+);
+export type ImportUserRecord = Static<typeof ImportUserRecord>;
+
 /** The user resource as every response carries it. */
 export const UserResource = Type.Object(
   {

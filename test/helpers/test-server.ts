@@ -25,7 +25,8 @@ export interface TestServerOptions {
 
 export async function startTestServer({ store: kind = 'sqlite', env = {} }: TestServerOptions = {}): Promise<TestServer> {
   const { store, databaseUrl, cleanup } = await openTestStore(kind);
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  // Load shedding is off unless a test turns it on: a busy CI machine must not shed test traffic.
+  const config = loadConfig({ LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...env });
   const app = await buildApp({ config, store });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -3,20 +3,55 @@
  * over HTTP against the real app.
  */
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { assertProblem } from '../helpers/problem-assertions.js';
 import { describeEachStore } from '../helpers/stores.js';
-import type { TestResponse } from '../helpers/http-client.js';
 import { newUser, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const RFC3339_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const STRONG_ETAG = /^"[\x21\x23-\x7e\x80-\xff]*"$/;
 
-function assertProblem(res: TestResponse, status: number, type?: string): void {
-  assert.equal(res.status, status, res.text);
-  assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
-  assert.equal(res.body?.status, status);
-  if (type !== undefined) assert.equal(res.body?.type, `/problems/${type}`);
+/** A response exactly as it arrived: the status, every header line (names lower-cased) and the bytes after the head. */
+interface RawResponse {
+  status: number;
+  headers: Array<[name: string, value: string]>;
+  rest: string;
+}
+
+/** Sends one request with `Connection: close` over a plain socket and reads until the server closes it. */
+function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const { hostname, port } = new URL(baseUrl);
+  const head = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: close', ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`)];
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), hostname, () => socket.write(`${head.join('\r\n')}\r\n\r\n`));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      if (end === -1) return reject(new Error(`no complete response head: ${JSON.stringify(text)}`));
+      const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
+      const fields = lines.map((line): [string, string] => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]);
+      resolve({ status: Number(statusLine.split(' ')[1]), headers: fields, rest: text.slice(end + 4) });
+    });
+  });
+}
+
+const fieldValues = (res: RawResponse, name: string) => res.headers.filter(([n]) => n === name).map(([, v]) => v);
+
+/** A 304 as RFC 9110 §15.4.5 wants it: the validators and caching headers of the 200, and nothing describing a body. */
+function assertNotModified(res: RawResponse, etag: string, uid: string, what: string): void {
+  assert.equal(res.status, 304, what);
+  assert.deepEqual(fieldValues(res, 'etag'), [etag], `${what}: ETag`);
+  assert.deepEqual(fieldValues(res, 'content-location'), [`/users/${uid}`], `${what}: Content-Location`);
+  assert.deepEqual(fieldValues(res, 'cache-control'), ['no-cache'], `${what}: Cache-Control`);
+  for (const name of ['content-length', 'content-type', 'transfer-encoding']) {
+    assert.deepEqual(fieldValues(res, name), [], `${what}: a 304 must not carry ${name}: ${JSON.stringify(res.headers)}`);
+  }
+  assert.equal(res.rest, '', `${what}: a 304 has no body`);
 }
 
 describeEachStore('POST /users and GET/HEAD /users/{uid}', (store) => {
@@ -90,7 +125,7 @@ describeEachStore('POST /users and GET/HEAD /users/{uid}', (store) => {
     it('rejects legacy_id together with legacy_ids with a 400 pointing at the field', async () => {
       const body = newUser({ legacy_id: 'both-1', legacy_ids: ['both-2'] });
       const res = await server.post('/users', body);
-      assertProblem(res, 400);
+      assertProblem(res, 400, 'validation-failed');
       const pointers = (res.body.errors ?? []).map((e: { pointer: string }) => e.pointer);
       assert.ok(pointers.some((p: string) => p === '/legacy_id' || p === '/legacy_ids'), `pointers: ${pointers}`);
       assert.equal((await server.get(`/users/username:${body.username}`)).status, 404, 'nothing was created');
@@ -131,7 +166,6 @@ describeEachStore('POST /users and GET/HEAD /users/{uid}', (store) => {
     it('answers 404 problem for an unknown uid', async () => {
       const res = await server.get('/users/01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f');
       assertProblem(res, 404, 'not-found');
-      assert.equal(res.headers['cache-control'], 'no-store');
     });
 
     for (const uid of ['not-a-uid', '12345', '01937f4e-8c2a-4b3d-9e4f-0a1b2c3d4e5f', '01937f4e8c2a7b3d9e4f0a1b2c3d4e5f']) {
@@ -174,6 +208,32 @@ describeEachStore('POST /users and GET/HEAD /users/{uid}', (store) => {
       const res = await server.request('HEAD', `/users/${uid}`, { headers: { 'if-none-match': etag } });
       assert.equal(res.status, 304);
       assert.equal(res.text, '');
+    });
+
+    for (const method of ['GET', 'HEAD']) {
+      it(`a 304 to ${method} carries ETag, Content-Location and Cache-Control: no-cache, and no Content-Length, Content-Type or body`, async () => {
+        assertNotModified(await rawRequest(server.baseUrl, method, `/users/${uid}`, { 'If-None-Match': etag }), etag, uid, `${method} /users/{uid}`);
+      });
+
+      it(`a 304 to ${method} on a lookup path has the same headers and no body`, async () => {
+        const { body } = await server.get(`/users/${uid}`);
+        for (const path of [`/users/username:${encodeURIComponent(body.username)}`, `/users/uid:${uid}`]) {
+          assertNotModified(await rawRequest(server.baseUrl, method, path, { 'If-None-Match': etag }), etag, uid, `${method} ${path}`);
+        }
+      });
+    }
+  });
+
+  describe('DELETE /users/{uid}', () => {
+    it('answers 204 without Content-Length, Content-Type or body', async () => {
+      const { body } = await created();
+      const res = await rawRequest(server.baseUrl, 'DELETE', `/users/${body.uid}`);
+      assert.equal(res.status, 204);
+      for (const name of ['content-length', 'content-type', 'transfer-encoding']) {
+        assert.deepEqual(fieldValues(res, name), [], `a 204 must not carry ${name}: ${JSON.stringify(res.headers)}`);
+      }
+      assert.equal(res.rest, '');
+      assert.equal((await server.get(`/users/${body.uid}`)).status, 404, 'the user is gone');
     });
   });
 

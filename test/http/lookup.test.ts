@@ -6,17 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { describeEachStore } from '../helpers/stores.js';
 import type { TestResponse } from '../helpers/http-client.js';
+import { assertProblem } from '../helpers/problem-assertions.js';
 import { newUser, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const KEYS = ['uid', 'username', 'email_address', 'legacy_id'];
-
-function assertProblem(res: TestResponse, status: number, type?: string): void {
-  assert.equal(res.status, status, res.text);
-  assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
-  assert.equal(res.body?.status, status);
-  assert.equal(Array.isArray(res.body), false);
-  if (type !== undefined) assert.equal(res.body?.type, `/problems/${type}`);
-}
 
 const allowed = (res: TestResponse) => String(res.headers.allow ?? '').split(',').map((m) => m.trim()).filter(Boolean);
 
@@ -172,26 +165,25 @@ describeEachStore('GET /users/{key}:{value}', (store) => {
       it(`answers 400 invalid-lookup-key listing the allowed keys for ${segment}`, async () => {
         const res = await server.get(`/users/${segment}`);
         assertProblem(res, 400, 'invalid-lookup-key');
-        assert.equal(res.headers['cache-control'], 'no-store');
         for (const key of KEYS) assert.ok(String(res.body.detail).includes(key), `detail names ${key}: ${res.body.detail}`);
       });
     }
 
     for (const key of KEYS) {
       it(`answers 400 for an empty value (${key}:)`, async () => {
-        assertProblem(await server.get(`/users/${key}:`), 400);
+        assertProblem(await server.get(`/users/${key}:`), 400, 'malformed-request');
       });
     }
 
     for (const path of ['/users/username:a%00b', '/users/legacy_id:%00', '/users/uid:%00', '/users/%00', '/users/0193%00']) {
       it(`answers 400 problem for NUL in the path: ${path}`, async () => {
-        assertProblem(await server.get(path), 400);
+        assertProblem(await server.get(path), 400, 'malformed-request');
       });
     }
 
     for (const path of ['/users/username:%ZZ', '/users/legacy_id:%E0%A4', '/users/legacy_id:abc%', '/users/%ZZ']) {
       it(`answers 400 problem for broken percent-encoding: ${path}`, async () => {
-        assertProblem(await server.get(path), 400);
+        assertProblem(await server.get(path), 400, 'malformed-request');
       });
     }
 
@@ -251,5 +243,74 @@ describeEachStore('GET /users/{key}:{value}', (store) => {
         assert.equal(allowed(res).includes(method), false);
       });
     }
+
+    /** Every path of docs/api.md ("Reading and looking up") with the exact Allow it documents. */
+    const documentedAllow = (): Array<[string, string]> => [
+      ['/users', 'GET, HEAD, POST'],
+      [`/users/${user.uid}`, 'GET, HEAD, PUT, DELETE'],
+      ['/users/01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f', 'GET, HEAD, PUT, DELETE'],
+      [`/users/uid:${user.uid}`, 'GET, HEAD'],
+      [`/users/username:${encodeURIComponent(String(user.username))}`, 'GET, HEAD'],
+      [`/users/email_address:${encodeURIComponent(String(user.email_address))}`, 'GET, HEAD'],
+      ['/users/legacy_id:method-1', 'GET, HEAD'],
+      ['/healthz', 'GET, HEAD'],
+      ['/readyz', 'GET, HEAD'],
+      ['/openapi.json', 'GET, HEAD'],
+    ];
+
+    for (const method of ['OPTIONS', 'PATCH', 'TRACE', 'PROPFIND']) {
+      it(`${method} on every defined path is a 405 problem with the exact Allow of docs/api.md`, async () => {
+        for (const [path, allow] of documentedAllow()) {
+          const res = await server.request(method, path);
+          assertProblem(res, 405, 'method-not-allowed');
+          assert.equal(res.headers.allow, allow, `${method} ${path}`);
+        }
+        assert.equal((await server.get(`/users/${user.uid}`)).body.version, 1, 'nothing changed');
+      });
+    }
+
+    const overLimit = () => newUser({ attributes: { blob: 'x'.repeat(65 * 1024) } });
+    for (const [method, path, allow] of [
+      ['PUT', '/users/username:x', 'GET, HEAD'],
+      ['DELETE', '/users/legacy_id:method-1', 'GET, HEAD'],
+      ['PATCH', '/users/01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f', 'GET, HEAD, PUT, DELETE'],
+      ['PUT', '/users', 'GET, HEAD, POST'],
+    ] as const) {
+      it(`${method} ${path} with a body over BODY_LIMIT is a 405, not a 413`, async () => {
+        const body = overLimit();
+        assert.ok(JSON.stringify(body).length > 64 * 1024);
+        const res = await server.request(method, path, { json: body });
+        assertProblem(res, 405, 'method-not-allowed');
+        assert.equal(res.headers.allow, allow);
+      });
+    }
+  });
+
+  describe('length of the path segment', () => {
+    // docs/api.md: a segment may be up to 2048 characters after decoding; longer is a 414.
+    const key = 'legacy_id:';
+
+    it('looks up a segment of exactly 2048 characters (an unknown legacy id: 404, not 414)', async () => {
+      const segment = key + 'a'.repeat(2048 - key.length);
+      assert.equal(segment.length, 2048);
+      assertProblem(await server.get(`/users/${segment}`), 404, 'not-found');
+    });
+
+    it('answers a segment of 2049 characters with a 414 uri-too-long problem', async () => {
+      const segment = key + 'a'.repeat(2049 - key.length);
+      for (const path of [`/users/${segment}`, `/users/${segment}a`, `/users/${'a'.repeat(2049)}`]) {
+        assertProblem(await server.get(path), 414, 'uri-too-long');
+      }
+    });
+
+    it('counts the characters after percent-decoding', async () => {
+      const encoded = (n: number) => key + '%C3%A9'.repeat(n - key.length);
+      assertProblem(await server.get(`/users/${encoded(2048)}`), 404, 'not-found');
+      assertProblem(await server.get(`/users/${encoded(2049)}`), 414, 'uri-too-long');
+    });
+
+    it('accepts a canonical segment of 2048 characters (an unknown uid: 404)', async () => {
+      assertProblem(await server.get(`/users/${'a'.repeat(2048)}`), 404, 'not-found');
+    });
   });
 });

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { describeEachStore } from '../helpers/stores.js';
 import type { TestResponse } from '../helpers/http-client.js';
+import { assertProblem } from '../helpers/problem-assertions.js';
 import { newUser, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 interface User {
@@ -56,9 +57,8 @@ describeEachStore('GET /users (search)', (store) => {
 
   async function assertInvalidQuery(query: string): Promise<void> {
     const response = await server.get(`/users?${query}`);
-    assert.equal(response.status, 400, `GET /users?${query}: expected 400, got ${response.status} ${response.text}`);
-    assert.match(String(response.headers['content-type']), /^application\/problem\+json/);
-    assert.match(String(response.body?.type), /\/problems\/invalid-query$/, response.text);
+    assertProblem(response, 400, 'invalid-query');
+    assert.equal(response.body.instance, '/users', `GET /users?${query}`);
   }
 
   /** The target of the first link with relation type `next` (RFC 8288 §3: quoted or token values, several relation types). */
@@ -184,6 +184,20 @@ describeEachStore('GET /users (search)', (store) => {
     for (const query of ['q=%00', 'username=a%00b', 'email_address=a%00%40b.com', 'legacy_id=x%00', 'cursor=%00']) {
       it(`refuses U+0000 in a parameter: ?${query}`, () => assertInvalidQuery(query));
     }
+    // docs/api.md: a query parameter that is not valid percent-encoded UTF-8 is a 400.
+    for (const query of ['legacy_id=%zz', 'q=%ED%A0%80', 'q=%E0%A4', 'username=abc%', 'q=a&legacy_id=%zz', '%zz=1']) {
+      it(`refuses malformed percent-encoding: ?${query}`, () => assertInvalidQuery(query));
+    }
+    for (const query of ['&&', '&', 'username=a&&limit=2', 'username=a&', '=a']) {
+      it(`refuses an empty pair or parameter name: ?${query}`, () => assertInvalidQuery(query));
+    }
+
+    it('searches for the literal %zz when it is sent correctly encoded as %25zz', async () => {
+      const user = await create({ legacy_ids: ['%zz'], display_name: '%zz literal' });
+      await create({ legacy_ids: ['zz'], display_name: 'zz plain' });
+      assert.deepEqual((await search('legacy_id=%25zz')).body, [user]);
+      assert.deepEqual((await search('q=%25zz')).body, [user]);
+    });
   });
 
   describe('paging', () => {

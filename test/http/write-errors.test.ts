@@ -6,20 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { describeEachStore } from '../helpers/stores.js';
 import type { TestResponse } from '../helpers/http-client.js';
+import { assertProblem } from '../helpers/problem-assertions.js';
 import { newUser, startTestServer, type TestServer } from '../helpers/test-server.js';
-
-/** An RFC 9457 problem with every member CONTRACT §6 names, not cacheable. */
-function assertProblem(res: TestResponse, status: number, type?: string): void {
-  assert.equal(res.status, status, res.text);
-  assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
-  assert.equal(res.headers['cache-control'], 'no-store');
-  const body = res.body;
-  assert.equal(typeof body, 'object');
-  assert.equal(Array.isArray(body), false);
-  for (const member of ['type', 'title', 'detail', 'instance']) assert.equal(typeof body[member], 'string', `${member}: ${res.text}`);
-  assert.equal(body.status, status);
-  if (type !== undefined) assert.equal(body.type, `/problems/${type}`);
-}
 
 const pointers = (res: TestResponse): string[] => (res.body?.errors ?? []).map((e: { pointer: string }) => e.pointer);
 
@@ -51,9 +39,9 @@ describeEachStore('POST /users errors', (store) => {
     }
   }
 
-  /** POSTs `body`, expects a 400 naming `pointer`, and checks that nothing was written. */
-  async function rejects(body: Record<string, unknown>, pointer: string): Promise<TestResponse> {
-    const res = await server.post('/users', body);
+  /** POSTs `body` (as `text` when given), expects a 400 naming `pointer`, and checks that nothing was written. */
+  async function rejects(body: Record<string, unknown>, pointer: string, text = JSON.stringify(body)): Promise<TestResponse> {
+    const res = await server.request('POST', '/users', { body: text, headers: { 'content-type': 'application/json' } });
     assertProblem(res, 400, 'validation-failed');
     assert.ok(pointers(res).includes(pointer), `pointer ${pointer} in ${JSON.stringify(res.body.errors)}`);
     await assertNothingWritten(body);
@@ -61,16 +49,16 @@ describeEachStore('POST /users errors', (store) => {
   }
 
   describe('bodies that are not a JSON object', () => {
-    for (const [name, payload] of [
-      ['malformed JSON', '{"username": "x",'],
-      ['an empty body', ''],
-      ['a JSON array', '[{"username":"a","email_address":"a@example.com"}]'],
-      ['a JSON string', '"alice"'],
-      ['JSON null', 'null'],
+    for (const [name, payload, type] of [
+      ['malformed JSON', '{"username": "x",', 'malformed-request'],
+      ['an empty body', '', 'malformed-request'],
+      ['a JSON array', '[{"username":"a","email_address":"a@example.com"}]', 'validation-failed'],
+      ['a JSON string', '"alice"', 'validation-failed'],
+      ['JSON null', 'null', 'validation-failed'],
     ] as const) {
-      it(`answers 400 problem to ${name}`, async () => {
+      it(`answers 400 ${type} problem to ${name}`, async () => {
         const res = await server.request('POST', '/users', { body: payload, headers: { 'content-type': 'application/json' } });
-        assertProblem(res, 400);
+        assertProblem(res, 400, type);
         assert.equal(res.body.instance, '/users');
       });
     }
@@ -193,12 +181,64 @@ describeEachStore('POST /users errors', (store) => {
           const head = JSON.stringify(body).slice(0, -1);
           const text = where === 'top level' ? `${head}, ${member.slice(1, -1)}}` : `${head}, "attributes": ${member}}`;
           const res = await server.request('POST', '/users', { body: text, headers: { 'content-type': 'application/json' } });
-          assertProblem(res, 400);
+          assertProblem(res, 400, 'malformed-request');
           await assertNothingWritten(body);
           assert.equal(({} as Record<string, unknown>).polluted, undefined);
         });
       }
     }
+  });
+
+  describe('depth and numbers', () => {
+    // docs/api.md: bodies nest at most 32 levels deep (the body object is level 1); numbers must
+    // survive the round trip, so 1e400 and integers beyond ±2^53 are a 400 naming their pointer.
+
+    /** `levels` levels of objects nested under the member `a`: 1 is `{}`, 2 is `{"a":{}}`. */
+    const nested = (levels: number): Record<string, unknown> => {
+      let value: Record<string, unknown> = {};
+      for (let i = 1; i < levels; i++) value = { a: value };
+      return value;
+    };
+
+    it('accepts a body nested 32 levels deep', async () => {
+      const body = newUser({ attributes: nested(31) });
+      const res = await server.post('/users', body);
+      assert.equal(res.status, 201, res.text);
+      assert.deepEqual(res.body.attributes, body.attributes);
+    });
+
+    it('rejects a body nested 33 levels deep with a 400 naming the pointer of the 33rd level', async () => {
+      await rejects(newUser({ attributes: nested(32) }), `/attributes${'/a'.repeat(31)}`);
+    });
+
+    it('rejects a body nested 5000 levels deep with a 400, not a 500', async () => {
+      const body = newUser();
+      const text = `${JSON.stringify(body).slice(0, -1)}, "attributes": {"deep": ${'['.repeat(5000)}${']'.repeat(5000)}}}`;
+      const res = await rejects(body, `/attributes/deep${'/0'.repeat(30)}`, text);
+      assert.equal(res.body.errors.length, 1, JSON.stringify(res.body.errors));
+    });
+
+    for (const [name, literal] of [
+      ['1e400 (Infinity to a JSON parser)', '1e400'],
+      ['-1e400', '-1e400'],
+      ['9007199254740993 (2^53 + 1, rounded by a JSON parser)', '9007199254740993'],
+      ['-9007199254740993', '-9007199254740993'],
+    ] as const) {
+      it(`rejects the number ${name} with a 400 naming /attributes/n`, async () => {
+        const body = newUser();
+        await rejects(body, '/attributes/n', `${JSON.stringify(body).slice(0, -1)}, "attributes": {"n": ${literal}}}`);
+      });
+    }
+
+    it('accepts 9007199254740991 (2^53 - 1) and -9007199254740991, and reads them back exactly', async () => {
+      const body = newUser();
+      const text = `${JSON.stringify(body).slice(0, -1)}, "attributes": {"n": 9007199254740991, "m": -9007199254740991}}`;
+      const res = await server.request('POST', '/users', { body: text, headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 201, res.text);
+      const read = await server.get(`/users/${res.body.uid}`);
+      assert.match(read.text, /"n":9007199254740991\b/);
+      assert.match(read.text, /"m":-9007199254740991\b/);
+    });
   });
 
   describe('size and media type', () => {

@@ -62,6 +62,71 @@ if (skip) {
       }
     });
 
+    it('keyset paging reads from users_pkey with no Sort and no Seq Scan, whatever the depth (EXPLAIN after ANALYZE)', async () => {
+      const fresh = await createTestDatabase();
+      const store = await openPostgresUserStore({ url: fresh.url });
+      const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
+      try {
+        const uids = Array.from({ length: 5000 }, () => uuidv7()).sort();
+        await sql`
+          INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version)
+          SELECT u, 'plan' || i, 'plan' || i || '@example.com', '{}', NULL, '{}'::json, now(), now(), 1
+          FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS t(u, i)`;
+        await sql`ANALYZE users`;
+        // The statement of a page after a cursor, as src/store/postgres/postgres-user-store.ts builds it in search().
+        const page = 'SELECT uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version FROM users WHERE TRUE AND uid > $1::uuid ORDER BY uid LIMIT $2';
+        type PlanNode = { 'Node Type': string; 'Index Name'?: string; 'Index Cond'?: string; Plans?: PlanNode[] };
+        const planOf = (rows: readonly unknown[]) => (rows[0] as { 'QUERY PLAN': [{ Plan: PlanNode }] })['QUERY PLAN'][0].Plan;
+        const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+        const assertIndexPlan = (plan: PlanNode, what: string) => {
+          const all = nodes(plan);
+          const shown = JSON.stringify(all.map((n) => [n['Node Type'], n['Index Name'], n['Index Cond']]));
+          assert.ok(
+            all.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === 'users_pkey' && /\buid > /.test(n['Index Cond'] ?? '')),
+            `${what}: no Index Scan on users_pkey with uid > …: ${shown}`,
+          );
+          for (const forbidden of ['Sort', 'Incremental Sort', 'Seq Scan']) {
+            assert.equal(all.some((n) => n['Node Type'] === forbidden), false, `${what}: the plan has a ${forbidden}: ${shown}`);
+          }
+        };
+        for (const after of [uids[0], uids[2500], uids[4990]]) {
+          for (const limit of [101, 1001]) {
+            assertIndexPlan(planOf(await sql.unsafe(`EXPLAIN (FORMAT JSON) ${page}`, [after as string, limit])), `after ${after}, limit ${limit}`);
+          }
+        }
+        // The store prepares its statements: after a few runs PostgreSQL may switch to the generic plan.
+        await sql.begin(async (tx) => {
+          await tx`SET LOCAL plan_cache_mode = force_generic_plan`;
+          await tx.unsafe(`PREPARE keyset_page(uuid, bigint) AS ${page}`);
+          assertIndexPlan(planOf(await tx.unsafe(`EXPLAIN (FORMAT JSON) EXECUTE keyset_page('${uids[2500]}', 101)`)), 'generic plan');
+          await tx.unsafe('DEALLOCATE keyset_page');
+        });
+        // The store pages with that statement: users it writes after the others come after the last cursor.
+        const now = new Date().toISOString();
+        const later = [];
+        for (let i = 0; i < 3; i++) {
+          later.push(await store.create({ uid: uuidv7(), username: `later${i}`, email_address: `later${i}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 }));
+        }
+        const users = await store.search({ filter: {}, after: uids[4999], limit: 10 });
+        assert.deepEqual(users.map((user) => user.uid), later.map((user) => user.uid));
+      } finally {
+        await sql.end();
+        await store.close();
+        await fresh.drop();
+      }
+    });
+
+    it('stores attributes as a JSON object that SQL can query', async () => {
+      const store = await openPostgresUserStore({ url: db.url });
+      const now = new Date().toISOString();
+      const user = await store.create({ uid: uuidv7(), username: 'jsonic', email_address: 'jsonic@example.com', legacy_ids: [], display_name: null, attributes: { department: 'R&D' }, created_at: now, updated_at: now, version: 1 });
+      const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+      const [row] = await sql`SELECT json_typeof(attributes) AS kind, attributes->>'department' AS department FROM users WHERE uid = ${user.uid}`;
+      assert.deepEqual({ ...row }, { kind: 'object', department: 'R&D' });
+      await sql.end();
+      await store.close();
+    });
+
     it('connects with synchronous_commit=on and a bounded pool', () => {
       const options = postgresClientOptions({ url: db.url });
       assert.equal(options.connection.synchronous_commit, 'on');

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { configureConnection } from '../../src/store/sqlite/sqlite-connection.js';
+import { v7 as uuidv7 } from 'uuid';
+import { configureConnection, openSqliteDatabase } from '../../src/store/sqlite/sqlite-connection.js';
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import type { UserStore } from '../../src/store/user-store.js';
 import { storeContractSuite } from '../store-contract.js';
@@ -44,6 +45,59 @@ describe('SQLite store specifics', () => {
       db.close();
     }
     return handle.cleanup();
+  });
+
+  it('openSqliteDatabase, which the store opens with, leaves WAL with synchronous=FULL (2), or NORMAL (1) when asked', async () => {
+    const handle = sqliteHandle();
+    try {
+      for (const [options, expected] of [[undefined, 2], [{ synchronous: 'FULL' as const }, 2], [{ synchronous: 'NORMAL' as const }, 1]] as const) {
+        const db = openSqliteDatabase(handle.path, options);
+        try {
+          assert.equal(db.pragma('journal_mode', { simple: true }), 'wal', JSON.stringify(options));
+          assert.equal(db.pragma('synchronous', { simple: true }), expected, JSON.stringify(options));
+        } finally {
+          db.close();
+        }
+      }
+    } finally {
+      await handle.cleanup();
+    }
+  });
+
+  it('keyset paging reads from the primary-key index: no full scan and no sort, whatever the depth (EXPLAIN QUERY PLAN)', async () => {
+    const handle = sqliteHandle();
+    const now = new Date().toISOString();
+    const uids = Array.from({ length: 5000 }, () => uuidv7()).sort();
+    // The statement the store prepares for a page after a cursor (and for the first page),
+    // written as src/store/sqlite/sqlite-user-store.ts builds it in search().
+    const columns = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version';
+    const deeper = `SELECT ${columns} FROM users WHERE uid > ? ORDER BY uid LIMIT ?`;
+    const first = `SELECT ${columns} FROM users  ORDER BY uid LIMIT ?`;
+    // The store created the file and still has it open: a second connection, as another process would have.
+    const db = new Database(handle.path);
+    try {
+      const insert = db.prepare(
+        `INSERT INTO users (${columns}) VALUES (?, ?, ?, '[]', NULL, '{}', ?, ?, 1)`,
+      );
+      db.transaction(() => uids.forEach((uid, i) => insert.run(uid, `plan${i}`, `plan${i}@example.com`, now, now)))();
+      db.exec('ANALYZE');
+      const primaryKeyIndex = (db.pragma("index_list('users')") as Array<{ name: string; origin: string }>).find((index) => index.origin === 'pk')?.name;
+      assert.ok(primaryKeyIndex, 'users has a primary-key index');
+      const plan = (sql: string, ...params: unknown[]) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail);
+      for (const after of [uids[0], uids[2500], uids[4998]]) {
+        const steps = plan(deeper, after, 101);
+        assert.deepEqual(steps, [`SEARCH users USING INDEX ${primaryKeyIndex} (uid>?)`], `after ${after}: ${JSON.stringify(steps)}`);
+      }
+      const steps = plan(first, 101);
+      assert.deepEqual(steps, [`SCAN users USING INDEX ${primaryKeyIndex}`], `first page: ${JSON.stringify(steps)}`);
+      // The page the store answers from that statement is the one the plan promises.
+      const page = await handle.store.search({ filter: {}, after: uids[2500], limit: 3 });
+      assert.deepEqual(page.map((user) => user.uid), uids.slice(2501, 2504));
+    } finally {
+      db.close();
+      await handle.cleanup();
+    }
   });
 
   it('migrates a new file to the latest schema version exactly once', async () => {

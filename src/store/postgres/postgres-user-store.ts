@@ -11,6 +11,7 @@ import postgres, { type TransactionSql } from 'postgres';
 import { prefixUpperBound } from '../../users/canonical.js';
 import { displayNameKey, keysOf, type LookupKey, type User, type UserFields } from '../../users/user.js';
 import { KeyConflictError, StoreUnavailableError } from '../store-errors.js';
+import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
 import type { Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
 import { isRetryable, isUnavailable } from './postgres-errors.js';
 import { migratePostgres } from './postgres-migrations.js';
@@ -33,8 +34,8 @@ interface UserRow {
   email_address: string;
   legacy_ids: string[];
   display_name: string | null;
-  /** `json` arrives as its text: parsed here, so the member order is kept as written. */
-  attributes: string;
+  /** A `json` column: postgres.js parses it, keeping the member order as written. */
+  attributes: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
   version: number;
@@ -47,7 +48,7 @@ export function userRowToUser(row: UserRow): User {
     email_address: row.email_address,
     legacy_ids: row.legacy_ids,
     display_name: row.display_name,
-    attributes: JSON.parse(row.attributes) as Record<string, unknown>,
+    attributes: row.attributes,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     version: row.version,
@@ -99,6 +100,8 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       legacy_ids: user.legacy_ids,
       display_name: user.display_name,
       display_name_key: displayNameKey(user.display_name),
+      // Sent as text and cast, so the server keeps the exact text (member order);
+      // a json-typed parameter would go through jsonb and be reordered.
       attributes: JSON.stringify(user.attributes),
       created_at: user.created_at,
       updated_at: user.updated_at,
@@ -133,15 +136,82 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     throw error;
   });
 
+  /** Inserts the user row and its keys; throws KeyConflictError (the caller's transaction or savepoint rolls back). */
+  async function insertUser(tx: TransactionSql, user: User): Promise<void> {
+    const v = rowValues(user);
+    await tx`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
+      VALUES (${v.uid}, ${v.username}, ${v.email_address}, ${v.legacy_ids}, ${v.display_name}, ${v.display_name_key}, ${v.attributes}::text::json, ${v.created_at}, ${v.updated_at}, ${v.version})`;
+    await insertKeys(tx, user);
+  }
+
+  /** Writes `next` over the row of the same uid: its keys freed, then taken again. */
+  async function replaceUser(tx: TransactionSql, next: User): Promise<void> {
+    const v = rowValues(next);
+    await tx`DELETE FROM user_keys WHERE uid = ${next.uid}`;
+    await tx`UPDATE users SET username = ${v.username}, email_address = ${v.email_address}, legacy_ids = ${v.legacy_ids},
+      display_name = ${v.display_name}, display_name_key = ${v.display_name_key}, attributes = ${v.attributes}::text::json,
+      updated_at = ${v.updated_at}, version = ${v.version} WHERE uid = ${next.uid}`;
+    await insertKeys(tx, next);
+  }
+
+  /** Who holds the user's uid and each of its keys, in key order. */
+  async function holdersOf(tx: TransactionSql, user: User): Promise<Holder[]> {
+    const entries = keysOf(user);
+    const rows = await tx<{ key: string; value: string; uid: string }[]>`
+      SELECT 'uid' AS key, uid::text AS value, uid::text AS uid FROM users WHERE uid = ${user.uid}
+      UNION ALL
+      SELECT k.key, k.value, k.uid::text FROM user_keys k
+      JOIN unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v) ON k.key = t.k AND k.value = t.v`;
+    const order = [{ key: 'uid', value: user.uid }, ...entries];
+    return order.flatMap((entry) => {
+      const row = rows.find((r) => r.key === entry.key && r.value === entry.value);
+      return row ? [{ key: entry.key as Holder['key'], uid: row.uid }] : [];
+    });
+  }
+
+  /** One import record inside a savepoint, so a conflict found while writing undoes only this record. */
+  async function importOne(tx: TransactionSql, user: User, onConflict: OnConflict, now: string): Promise<ImportOutcome> {
+    const plan = planImport(await holdersOf(tx, user), onConflict);
+    if (plan.action === 'conflict') return { status: 'conflict', key: plan.key };
+    try {
+      return await tx.savepoint(async (sp): Promise<ImportOutcome> => {
+        if (plan.action === 'create') {
+          await insertUser(sp, user);
+          return { status: 'created', uid: user.uid };
+        }
+        const found = await lockCurrent(sp, plan.uid);
+        if (found.status !== 'ok') throw new KeyConflictError('username');
+        const next = updatedUser(user, found.value, now);
+        if (next) await replaceUser(sp, next);
+        return { status: next ? 'updated' : 'unchanged', uid: found.value.uid };
+      });
+    } catch (error) {
+      // Another writer took a key between the holder check and the write.
+      if (error instanceof KeyConflictError) return { status: 'conflict', key: error.key };
+      throw error;
+    }
+  }
+
   return {
     async create(user) {
       return run(() =>
         sql.begin(async (tx) => {
-          const v = rowValues(user);
-          await tx`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
-            VALUES (${v.uid}, ${v.username}, ${v.email_address}, ${v.legacy_ids}, ${v.display_name}, ${v.display_name_key}, ${v.attributes}::json, ${v.created_at}, ${v.updated_at}, ${v.version})`;
-          await insertKeys(tx, user);
+          await insertUser(tx, user);
           return user;
+        }),
+      );
+    },
+
+    async importUsers(users: User[], onConflict: OnConflict, now: string) {
+      return run(() =>
+        sql.begin(async (tx) => {
+          const outcomes: ImportOutcome[] = [];
+          for (const user of users) {
+            const outcome = await importOne(tx, user, onConflict, now);
+            outcomes.push(outcome);
+            if (outcome.status === 'conflict' && onConflict === 'fail') break;
+          }
+          return outcomes;
         }),
       );
     },
@@ -166,12 +236,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
           const found = await lockCurrent(tx, uid, precondition);
           if (found.status !== 'ok') return found;
           const next: User = { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
-          const v = rowValues(next);
-          await tx`DELETE FROM user_keys WHERE uid = ${uid}`;
-          await tx`UPDATE users SET username = ${v.username}, email_address = ${v.email_address}, legacy_ids = ${v.legacy_ids},
-            display_name = ${v.display_name}, display_name_key = ${v.display_name_key}, attributes = ${v.attributes}::json,
-            updated_at = ${v.updated_at}, version = ${v.version} WHERE uid = ${uid}`;
-          await insertKeys(tx, next);
+          await replaceUser(tx, next);
           return { status: 'ok', value: next };
         }),
       );

@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import { keysOf, displayNameKey, type LookupKey, type User, type UserFields } from '../../users/user.js';
 import { prefixUpperBound } from '../../users/canonical.js';
 import { KeyConflictError, StoreUnavailableError } from '../store-errors.js';
+import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
 import type { Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { migrateSqlite } from './sqlite-migrations.js';
@@ -117,6 +118,25 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     }
   }
 
+  const selectKeyHolder = db.prepare<[string, string], { uid: string }>('SELECT uid FROM user_keys WHERE key = ? AND value = ?');
+
+  /** Who holds the user's uid and each of its keys, in key order. */
+  function holdersOf(user: User): Holder[] {
+    const holders: Holder[] = selectByUid.get(user.uid) ? [{ key: 'uid', uid: user.uid }] : [];
+    for (const entry of keysOf(user)) {
+      const holder = selectKeyHolder.get(entry.key, entry.value);
+      if (holder) holders.push({ key: entry.key, uid: holder.uid });
+    }
+    return holders;
+  }
+
+  /** Replaces `previous` by `next` (same uid): keys first freed, then taken again. */
+  function replaceRow(next: User): void {
+    deleteKeys.run(next.uid);
+    updateUser.run(toParams(next));
+    insertKeys(next);
+  }
+
   function current(uid: string, precondition?: Precondition): WriteOutcome<User> {
     const row = selectByUid.get(uid);
     if (!row) return { status: 'not-found' };
@@ -153,9 +173,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
         const found = current(uid, precondition);
         if (found.status !== 'ok') return found;
         const next: User = { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
-        deleteKeys.run(uid);
-        updateUser.run(toParams(next));
-        insertKeys(next);
+        replaceRow(next);
         return { status: 'ok', value: next };
       }, true);
     },
@@ -166,6 +184,30 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
         if (found.status !== 'ok') return found;
         deleteUser.run(uid); // user_keys rows go with it (ON DELETE CASCADE)
         return { status: 'ok', value: undefined };
+      }, true);
+    },
+
+    async importUsers(users: User[], onConflict: OnConflict, now: string) {
+      // One IMMEDIATE transaction holds the write lock: holders read here cannot change before the writes.
+      return run(() => {
+        const outcomes: ImportOutcome[] = [];
+        for (const user of users) {
+          const plan = planImport(holdersOf(user), onConflict);
+          if (plan.action === 'conflict') {
+            outcomes.push({ status: 'conflict', key: plan.key });
+            if (onConflict === 'fail') break;
+          } else if (plan.action === 'create') {
+            insertUser.run(toParams(user));
+            insertKeys(user);
+            outcomes.push({ status: 'created', uid: user.uid });
+          } else {
+            const existing = userRowToUser(selectByUid.get(plan.uid) as UserRow);
+            const next = updatedUser(user, existing, now);
+            if (next) replaceRow(next);
+            outcomes.push({ status: next ? 'updated' : 'unchanged', uid: existing.uid });
+          }
+        }
+        return outcomes;
       }, true);
     },
 

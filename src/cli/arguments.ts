@@ -1,0 +1,50 @@
+/**
+ * Command-line arguments: configuration options (settings.ts) become environment
+ * variables layered over the process environment; a command's own options and
+ * positional arguments are returned apart. Unknown options are an error.
+ */
+import { optionName, SETTINGS } from './settings.js';
+
+export class UsageError extends Error {}
+
+export interface ParsedArguments {
+  env: Record<string, string | undefined>;
+  options: Record<string, string | true>;
+  positionals: string[];
+  help: boolean;
+}
+
+/** `own` names the command's options (without `--`) and whether each takes a value. */
+export function parseArguments(argv: string[], own: Record<string, 'value' | 'flag'>, baseEnv: Record<string, string | undefined>): ParsedArguments {
+  const byOption = new Map(SETTINGS.map(([env]) => [optionName(env), env]));
+  const env = { ...baseEnv };
+  const options: Record<string, string | true> = {};
+  const positionals: string[] = [];
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    const takeValue = () => {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`${name} needs a value`);
+      return value;
+    };
+    const setting = byOption.get(name);
+    const kind = own[name.slice(2)];
+    if (setting) env[setting] = takeValue();
+    else if (kind === 'value') options[name.slice(2)] = takeValue();
+    else if (kind === 'flag') options[name.slice(2)] = true;
+    else throw new UsageError(`unknown option ${name}`);
+  }
+  return { env, options, positionals, help };
+}

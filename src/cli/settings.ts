@@ -1,0 +1,42 @@
+/**
+ * The configuration settings, as command-line options: `--database-url X` is
+ * `DATABASE_URL=X`, one to one. The meaning and checks of each live in
+ * src/config.ts; this list only names them for parsing and --help.
+ */
+export const SETTINGS: readonly [env: string, help: string][] = [
+  ['HOST', 'address to listen on (default 127.0.0.1)'],
+  ['PORT', 'TCP port (default 8080; 0 picks one)'],
+  ['DATABASE_URL', 'sqlite:PATH, sqlite::memory: or postgres://… (default sqlite:./data/users.db)'],
+  ['SQLITE_SYNCHRONOUS', 'FULL (default) or NORMAL'],
+  ['PG_POOL_MAX', 'PostgreSQL connections per instance (default 10)'],
+  ['PG_STATEMENT_TIMEOUT_MS', 'PostgreSQL statement timeout (default 5000)'],
+  ['PG_CONNECT_TIMEOUT_MS', 'PostgreSQL connect timeout (default 5000)'],
+  ['LOG_LEVEL', 'fatal, error, warn, info (default), debug, trace or silent'],
+  ['BODY_LIMIT', 'largest request body in bytes (default 65536)'],
+  ['MAX_HEADER_BYTES', 'largest request head in bytes (default 16384)'],
+  ['REQUEST_TIMEOUT_MS', 'time to receive a request (default 30000)'],
+  ['HEADERS_TIMEOUT_MS', 'time to receive the headers (default 10000)'],
+  ['KEEP_ALIVE_TIMEOUT_MS', 'idle keep-alive time (default 5000)'],
+  ['SHUTDOWN_TIMEOUT_MS', 'grace for requests in flight on SIGTERM (default 10000)'],
+  ['OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 'shed load beyond this event-loop delay (default 1000; 0 off)'],
+  ['AUTH_MODE', 'none (default), api-key or jwt'],
+  ['ALLOW_UNAUTHENTICATED', 'true to serve AUTH_MODE=none on a non-loopback HOST'],
+  ['API_KEYS_FILE', 'JSON file of { id, sha256, scopes } (api-key mode)'],
+  ['JWT_ISSUER', 'required iss (jwt mode)'],
+  ['JWT_AUDIENCE', 'required aud (jwt mode)'],
+  ['JWT_JWKS_URL', 'key set URL (jwt mode)'],
+  ['JWT_JWKS_FILE', 'key set file (jwt mode)'],
+  ['JWT_ALGORITHMS', 'allowed algorithms (default RS256,ES256,EdDSA)'],
+  ['JWT_CLOCK_TOLERANCE_S', 'clock skew allowed (default 30)'],
+  ['RATE_LIMIT_MAX', 'requests per window per client (off by default)'],
+  ['RATE_LIMIT_WINDOW_S', 'rate-limit window in seconds'],
+  ['REDIS_URL', 'shared rate-limit counters'],
+  ['TRUST_PROXY', 'proxies whose X-Forwarded-For is believed'],
+];
+
+export const optionName = (env: string) => `--${env.toLowerCase().replace(/_/g, '-')}`;
+
+export function settingsHelp(): string {
+  const width = Math.max(...SETTINGS.map(([env]) => optionName(env).length));
+  return SETTINGS.map(([env, help]) => `  ${optionName(env).padEnd(width)}  ${help} [${env}]`).join('\n');
+}

@@ -1,0 +1,15 @@
+/**
+ * The validator settings every schema is checked with: by the HTTP app (Fastify's
+ * Ajv) and by the import command alike, so both accept exactly the same input.
+ * CONTRACT §1: unknown fields are an error, never stripped; types are never coerced.
+ */
+import { USER_FORMATS } from './users/user-formats.js';
+
+export const AJV_OPTIONS = {
+  removeAdditional: false,
+  coerceTypes: false,
+  useDefaults: false,
+  allErrors: true,
+  verbose: true,
+  formats: USER_FORMATS,
+} as const;
