@@ -58,7 +58,6 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics): UserSt
     };
   return {
     create: timed('create', (user) => store.create(user)),
-    get: timed('get', (uid) => store.get(uid)),
     findByKey: timed('findByKey', (key, value) => store.findByKey(key, value)),
     replace: timed('replace', (uid, fields, now, precondition) => store.replace(uid, fields, now, precondition)),
     delete: timed('delete', (uid, precondition) => store.delete(uid, precondition)),

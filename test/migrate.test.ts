@@ -1,5 +1,5 @@
 /**
- * `npm run migrate` (dist/src/migrate.js): applies pending migrations of the
+ * `npm run migrate` (`user-service migrate`): applies pending migrations of the
  * configured store and exits; a second run applies none. Both stores.
  */
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { REPO_ROOT } from './helpers/child-server.js';
 import { createTestDatabaseUrl, describeEachStore, openTestStoreAt, type TestDatabaseUrl } from './helpers/stores.js';
 
 function migrate(env: Record<string, string>) {
-  return spawnSync(process.execPath, [join(REPO_ROOT, 'dist', 'src', 'migrate.js')], {
+  return spawnSync(process.execPath, [join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js'), 'migrate'], {
     env: { PATH: process.env.PATH ?? '', ...env },
     encoding: 'utf8',
     timeout: 30_000,

@@ -53,7 +53,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
     it('create(user) returns the user and get(uid) reads it back unchanged', async () => {
       const user = newUser({ legacy_ids: ['L-1', 'crm:77'], display_name: 'Ann', attributes: { deep: { list: [1, 'two', null] } } });
       assert.deepEqual(await store.create(user), user);
-      assert.deepEqual(await store.get(user.uid), user);
+      assert.deepEqual(await store.findByKey('uid', user.uid), user);
     });
 
     it('keeps attributes exactly as written, member order included', async () => {
@@ -63,7 +63,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
     });
 
     it('get(uid) and findByKey() return undefined when nothing matches', async () => {
-      assert.equal(await store.get(uuidv7()), undefined);
+      assert.equal(await store.findByKey('uid', uuidv7()), undefined);
       assert.equal(await store.findByKey('username', 'nobody-here'), undefined);
       assert.equal(await store.findByKey('legacy_id', 'nothing'), undefined);
     });
@@ -82,10 +82,10 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       const first = await store.create(newUser({ username: 'Taken' }));
       const second = newUser({ username: 'tAKEN', legacy_ids: ['only-in-second'] });
       await rejectsWithKey(store.create(second), 'username');
-      assert.equal(await store.get(second.uid), undefined);
+      assert.equal(await store.findByKey('uid', second.uid), undefined);
       assert.equal(await store.findByKey('email_address', canon(second.email_address)), undefined);
       assert.equal(await store.findByKey('legacy_id', 'only-in-second'), undefined);
-      assert.deepEqual(await store.get(first.uid), first);
+      assert.deepEqual(await store.findByKey('uid', first.uid), first);
     });
 
     it('create() with a taken email address or legacy id names that key', async () => {
@@ -93,7 +93,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       await rejectsWithKey(store.create(newUser({ email_address: 'shared@example.COM' })), 'email_address');
       await rejectsWithKey(store.create(newUser({ legacy_ids: ['x-free', 'dup-1'] })), 'legacy_id');
       assert.equal(await store.findByKey('legacy_id', 'x-free'), undefined);
-      assert.deepEqual(await store.get(first.uid), first);
+      assert.deepEqual(await store.findByKey('uid', first.uid), first);
     });
 
     it('values of different keys may overlap: the key decides', async () => {
@@ -113,7 +113,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       assert.equal(outcome.status, 'ok');
       const expected: User = { ...user, ...next, updated_at: now, version: 2 };
       assert.deepEqual(outcome.status === 'ok' && outcome.value, expected);
-      assert.deepEqual(await store.get(user.uid), expected);
+      assert.deepEqual(await store.findByKey('uid', user.uid), expected);
       assert.equal(await store.findByKey('username', 'before'), undefined);
       assert.equal(await store.findByKey('legacy_id', 'old-1'), undefined);
       assert.equal((await store.findByKey('legacy_id', 'new-1'))?.uid, user.uid);
@@ -132,7 +132,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       const user = await store.create(newUser({ legacy_ids: ['mine'] }));
       await rejectsWithKey(store.replace(user.uid, fields({ legacy_ids: ['mine', 'held'] }), user.updated_at), 'legacy_id');
       await rejectsWithKey(store.replace(user.uid, fields({ username: holder.username.toUpperCase() }), user.updated_at), 'username');
-      assert.deepEqual(await store.get(user.uid), user);
+      assert.deepEqual(await store.findByKey('uid', user.uid), user);
       assert.equal((await store.findByKey('legacy_id', 'mine'))?.uid, user.uid);
       assert.equal((await store.findByKey('username', canon(user.username)))?.uid, user.uid);
     });
@@ -152,14 +152,14 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       assert.deepEqual(await store.replace(user.uid, fields(), new Date().toISOString(), refuse), { status: 'precondition-failed' });
       assert.deepEqual(seen, user, 'the precondition sees the current user');
       assert.deepEqual(await store.delete(user.uid, refuse), { status: 'precondition-failed' });
-      assert.deepEqual(await store.get(user.uid), user);
+      assert.deepEqual(await store.findByKey('uid', user.uid), user);
       assert.equal((await store.delete(user.uid, () => true)).status, 'ok');
     });
 
     it('delete() removes the user and frees every key for reuse', async () => {
       const user = await store.create(newUser({ username: 'gone', email_address: 'gone@example.com', legacy_ids: ['gone-1'] }));
       assert.deepEqual(await store.delete(user.uid), { status: 'ok', value: undefined });
-      assert.equal(await store.get(user.uid), undefined);
+      assert.equal(await store.findByKey('uid', user.uid), undefined);
       assert.equal(await store.findByKey('username', 'gone'), undefined);
       assert.deepEqual(await store.delete(user.uid), { status: 'not-found' });
       const again = await store.create(newUser({ username: 'GONE', email_address: 'Gone@Example.com', legacy_ids: ['gone-1'] }));
@@ -267,7 +267,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
     it('a reopened store holds every write that was returned', async () => {
       const user = await store.create(newUser({ legacy_ids: ['durable-1'] }));
       store = await handle.reopen();
-      assert.deepEqual(await store.get(user.uid), user);
+      assert.deepEqual(await store.findByKey('uid', user.uid), user);
       assert.equal((await store.findByKey('legacy_id', 'durable-1'))?.uid, user.uid);
     });
 
@@ -284,7 +284,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       const closing = await handle.reopen();
       await closing.close();
       await assert.rejects(closing.ping(), StoreUnavailableError);
-      await assert.rejects(closing.get(uuidv7()), StoreUnavailableError);
+      await assert.rejects(closing.findByKey('uid', uuidv7()), StoreUnavailableError);
       store = await handle.reopen();
     });
   });

@@ -52,14 +52,24 @@ export async function importUsers(store: UserStore, options: ImportOptions): Pro
   const check = createRecordChecker(() => new Date().toISOString());
   const source = readRecords(options.file, options.format);
   const progress = createProgress(options.progress, statSync(options.file).size, 'import');
-  let batch: { line: number; user: User }[] = [];
+  // Refused lines wait in the batch too, so the report lists every line in file order.
+  let batch: ({ line: number; user: User } | { line: number; refused: Record<string, unknown> })[] = [];
   let seen = 0;
 
   const flush = async (): Promise<boolean> => {
     if (batch.length === 0) return true;
-    const outcomes = await store.importUsers(batch.map((b) => b.user), options.onConflict, new Date().toISOString());
-    outcomes.forEach((outcome, i) => {
-      const { line } = batch[i]!;
+    const users = batch.flatMap((b) => ('user' in b ? [b.user] : []));
+    const outcomes = users.length > 0 ? await store.importUsers(users, options.onConflict, new Date().toISOString()) : [];
+    let next = 0;
+    for (const entry of batch) {
+      const { line } = entry;
+      if ('refused' in entry) {
+        summary.rejected += 1;
+        report.write({ line, outcome: 'rejected', ...entry.refused });
+        continue;
+      }
+      const outcome = outcomes[next++];
+      if (outcome === undefined) break; // --on-conflict fail stopped before this user
       if (outcome.status === 'created') summary.created += 1;
       else if (outcome.status === 'updated') summary.updated += 1;
       else if (outcome.status === 'unchanged') summary.skipped += 1;
@@ -71,7 +81,7 @@ export async function importUsers(store: UserStore, options: ImportOptions): Pro
         summary.skipped += 1;
         report.write({ line, outcome: 'skipped', reason: `${outcome.key} is already taken`, key: outcome.key });
       }
-    });
+    }
     batch = [];
     return summary.stoppedAt === undefined;
   };
@@ -79,16 +89,11 @@ export async function importUsers(store: UserStore, options: ImportOptions): Pro
   try {
     for await (const entry of source.records) {
       seen += 1;
-      if ('error' in entry) {
-        summary.rejected += 1;
-        report.write({ line: entry.line, outcome: 'rejected', reason: entry.error });
-      } else {
+      if ('error' in entry) batch.push({ line: entry.line, refused: { reason: entry.error } });
+      else {
         const result = check(entry.record);
         if (result.ok) batch.push({ line: entry.line, user: result.user });
-        else {
-          summary.rejected += 1;
-          report.write({ line: entry.line, outcome: 'rejected', reason: result.reason, ...(result.errors ? { errors: result.errors } : {}) });
-        }
+        else batch.push({ line: entry.line, refused: { reason: result.reason, ...(result.errors ? { errors: result.errors } : {}) } });
       }
       if (batch.length >= options.batchSize && !(await flush())) break;
       progress.update(seen, source.bytesRead());

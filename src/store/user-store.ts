@@ -46,9 +46,6 @@ export interface UserStore {
   /** Inserts a new user (uid, timestamps and version already set). Throws KeyConflictError. */
   create(user: User): Promise<User>;
 
-  /** The user with this uid, if any. */
-  get(uid: string): Promise<User | undefined>;
-
   /** The user holding `value` (in compared form) under `key`. `uid` behaves as get(). */
   findByKey(key: LookupKey, value: string): Promise<User | undefined>;
 

@@ -211,7 +211,7 @@ class Harness {
     if (res.status === 201 && typeof res.body?.uid === 'string') await this.server.store.delete(res.body.uid);
     if (ex.method === 'DELETE' && res.status < 300) {
       for (let i = 0; i < this.targets.length; i++) {
-        if (!(await this.server.store.get(this.targets[i] as string))) this.targets[i] = await this.createTarget();
+        if (!(await this.server.store.findByKey('uid', this.targets[i] as string))) this.targets[i] = await this.createTarget();
       }
     }
     await this.assertHealthy(() => `after\n${describeExchange(ex, res)}`);
@@ -233,7 +233,7 @@ class Harness {
     const targetUid = this.targetUid(c.target);
     const otherUid = this.targetUid(c.target + 1);
     const needsOther = (c.payload.kind === 'json' || c.payload.kind === 'broken') && mentionsTaken(c.payload.doc);
-    const other = (needsOther ? await this.server.store.get(otherUid) : undefined) ?? { username: '', email_address: '', legacy_ids: [] };
+    const other = (needsOther ? await this.server.store.findByKey('uid', otherUid) : undefined) ?? { username: '', email_address: '', legacy_ids: [] };
     const body = renderPayload(c.payload, { targetUid, otherUid, other });
     const headers: Record<string, string> = c.contentType === null ? {} : { 'content-type': c.contentType };
     if (c.ifMatch !== null) headers['if-match'] = c.ifMatch;
@@ -242,7 +242,7 @@ class Harness {
 
   async pathExchange(c: PathCase): Promise<Exchange> {
     const users: TargetUser[] = [];
-    for (const uid of this.targets) users.push((await this.server.store.get(uid)) ?? { uid, username: '', email_address: '', legacy_ids: [] });
+    for (const uid of this.targets) users.push((await this.server.store.findByKey('uid', uid)) ?? { uid, username: '', email_address: '', legacy_ids: [] });
     const path = sendable(c.prefix + c.segments.map((s) => renderSegment(s, (i) => users[i % users.length] as TargetUser)).join('') + c.tail);
     const headers: Record<string, string> = c.ifMatch === null ? {} : { 'if-match': c.ifMatch };
     const carriesBody = c.method === 'PUT' || c.method === 'POST' || c.method === 'PATCH';

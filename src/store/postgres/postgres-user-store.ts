@@ -216,11 +216,6 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       );
     },
 
-    async get(uid) {
-      const [row] = await run(() => sql<UserRow[]>`SELECT ${columns} FROM users WHERE uid = ${uid}`);
-      return row && userRowToUser(row);
-    },
-
     async findByKey(key: LookupKey, value: string) {
       const rows = await run(() =>
         key === 'uid'

@@ -154,13 +154,6 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       }, true);
     },
 
-    async get(uid) {
-      return run(() => {
-        const row = selectByUid.get(uid);
-        return row && userRowToUser(row);
-      }, false);
-    },
-
     async findByKey(key: LookupKey, value: string) {
       return run(() => {
         const row = key === 'uid' ? selectByUid.get(value) : selectByKey.get(key, value);
