@@ -96,6 +96,29 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       assert.deepEqual(await store.findByKey('uid', first.uid), first);
     });
 
+    it('concurrent writes: each conflicting write fails alone, every other one is committed', async () => {
+      const base = await store.create(newUser({ username: 'burst-taken' }));
+      const burst = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? newUser({ username: `BURST-TAKEN` }) : newUser({ legacy_ids: [`burst:${i}`] })));
+      const settled = await Promise.allSettled([
+        ...burst.map((user) => store.create(user)),
+        store.replace(base.uid, fields({ username: 'burst-taken', display_name: 'during the burst' }), new Date().toISOString()),
+        store.delete(uuidv7()),
+      ]);
+      burst.forEach((user, i) => {
+        const result = settled[i]!;
+        if (i % 4 === 0) assert.ok(result.status === 'rejected' && result.reason instanceof KeyConflictError && result.reason.key === 'username', `write ${i}`);
+        else assert.equal(result.status, 'fulfilled', `write ${i}`);
+      });
+      assert.equal(settled[40]!.status, 'fulfilled');
+      assert.deepEqual((settled[41] as PromiseFulfilledResult<unknown>).value, { status: 'not-found' });
+      for (const [i, user] of burst.entries()) {
+        const stored = await store.findByKey('uid', user.uid);
+        if (i % 4 === 0) assert.equal(stored, undefined);
+        else assert.deepEqual(stored, user);
+      }
+      assert.equal((await store.findByKey('uid', base.uid))?.display_name, 'during the burst');
+    });
+
     it('values of different keys may overlap: the key decides', async () => {
       const a = await store.create(newUser({ username: 'overlap', legacy_ids: ['someone'] }));
       const b = await store.create(newUser({ username: 'someone', legacy_ids: ['overlap'] }));

@@ -1,7 +1,7 @@
 /**
  * UserStore on SQLite through better-sqlite3: one connection per process, WAL,
  * and `synchronous=FULL` by default, set explicitly on every open, so a returned
- * write has been fsynced. Writes run in IMMEDIATE transactions; the keys table's
+ * write has been fsynced. Writes are group-committed (group-commit.ts); the keys table's
  * primary key enforces uniqueness (see sqlite-migrations.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import { KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
 import type { Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
+import { createGroupCommit } from './group-commit.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 
 export interface SqliteStoreOptions extends SqliteConnectionOptions {
@@ -108,14 +109,22 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     }
   }
 
-  /** Runs `fn` as one IMMEDIATE transaction, translating driver errors into store errors. */
-  function run<T>(fn: () => T, write: boolean): T {
+  /** Runs a read, translating driver errors into store errors. */
+  function read<T>(fn: () => T): T {
     if (closed) throw new StoreUnavailableError();
     try {
-      return write ? db.transaction(fn).immediate() : fn();
+      return fn();
     } catch (error) {
       throw translate(error);
     }
+  }
+
+  const commit = createGroupCommit(db, translate);
+
+  /** Runs `fn` as part of the next shared transaction (group commit); resolves once it is durable. */
+  function write<T>(fn: () => T): Promise<T> {
+    if (closed) return Promise.reject(new StoreUnavailableError());
+    return commit(fn);
   }
 
   const selectKeyHolder = db.prepare<[string, string], { uid: string }>('SELECT uid FROM user_keys WHERE key = ? AND value = ?');
@@ -147,42 +156,42 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
 
   return {
     async create(user) {
-      return run(() => {
+      return write(() => {
         insertUser.run(toParams(user));
         insertKeys(user);
         return user;
-      }, true);
+      });
     },
 
     async findByKey(key: LookupKey, value: string) {
-      return run(() => {
+      return read(() => {
         const row = key === 'uid' ? selectByUid.get(value) : selectByKey.get(key, value);
         return row && userRowToUser(row);
-      }, false);
+      });
     },
 
     async replace(uid: string, fields: UserFields, now: string, precondition?: Precondition) {
-      return run((): WriteOutcome<User> => {
+      return write((): WriteOutcome<User> => {
         const found = current(uid, precondition);
         if (found.status !== 'ok') return found;
         const next: User = { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
         replaceRow(next);
         return { status: 'ok', value: next };
-      }, true);
+      });
     },
 
     async delete(uid: string, precondition?: Precondition) {
-      return run((): WriteOutcome<void> => {
+      return write((): WriteOutcome<void> => {
         const found = current(uid, precondition);
         if (found.status !== 'ok') return found;
         deleteUser.run(uid); // user_keys rows go with it (ON DELETE CASCADE)
         return { status: 'ok', value: undefined };
-      }, true);
+      });
     },
 
     async importUsers(users: User[], onConflict: OnConflict, now: string) {
       // One IMMEDIATE transaction holds the write lock: holders read here cannot change before the writes.
-      return run(() => {
+      return write(() => {
         const outcomes: ImportOutcome[] = [];
         for (const user of users) {
           const plan = planImport(holdersOf(user), onConflict);
@@ -201,7 +210,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
           }
         }
         return outcomes;
-      }, true);
+      });
     },
 
     async search({ filter, after, limit }: SearchPage) {
@@ -228,23 +237,24 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
         params.push(...bounds, ...bounds);
       }
       const sql = `SELECT ${USER_COLUMNS} FROM users ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY uid LIMIT ?`;
-      return run(() => (prepared(sql).all(...params, limit) as UserRow[]).map(userRowToUser), false);
+      return read(() => (prepared(sql).all(...params, limit) as UserRow[]).map(userRowToUser));
     },
 
     async cursorKey() {
-      return run(() => {
+      return write(() => {
         // The first process to ask makes the key; every later one reads the same.
         insertServiceKey.run('cursor', randomBytes(32));
         return (selectServiceKey.get('cursor') as { value: Buffer }).value;
-      }, true);
+      });
     },
 
     async ping() {
-      run(() => selectOne.get(), false);
+      read(() => selectOne.get());
     },
 
     async close() {
       if (closed) return;
+      commit.flush();
       closed = true;
       db.close();
     },

@@ -1,0 +1,67 @@
+/**
+ * Group commit for SQLite: writes that arrive while the event loop is busy (for
+ * instance with the previous commit's fsync) share the next transaction, so one
+ * fsync makes many writes durable. Each write runs in its own savepoint inside
+ * that transaction: a write that throws is rolled back alone and rejected alone.
+ * Every write's promise settles only after the shared COMMIT returned, that is
+ * after its data is durable (synchronous=FULL); if the COMMIT itself fails, every
+ * write of the batch is rejected and none of them is in the database.
+ *
+ * With one write at a time this is exactly one transaction per write, as before.
+ */
+import type Database from 'better-sqlite3';
+
+export interface GroupCommit {
+  /** Runs `write` inside the next shared transaction; resolves with its result once committed. */
+  <T>(write: () => T): Promise<T>;
+  /** Commits what is queued now (used before closing). */
+  flush(): void;
+}
+
+type Pending = { write: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+
+export function createGroupCommit(db: Database.Database, translate: (error: unknown) => unknown): GroupCommit {
+  let queue: Pending[] = [];
+  let scheduled = false;
+
+  function flush(): void {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      db.transaction(() => {
+        for (const item of batch) {
+          try {
+            // A nested better-sqlite3 transaction is a SAVEPOINT: it rolls back this write alone.
+            results.push({ ok: true, value: db.transaction(item.write)() });
+          } catch (error) {
+            results.push({ ok: false, error: translate(error) });
+          }
+        }
+      }).immediate();
+    } catch (error) {
+      const failure = translate(error);
+      for (const item of batch) item.reject(failure);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const result = results[i]!;
+      if (result.ok) item.resolve(result.value);
+      else item.reject(result.error);
+    });
+  }
+
+  const commit = (<T>(write: () => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
+      if (!scheduled) {
+        scheduled = true;
+        // After the I/O callbacks of this turn: requests already received join this batch.
+        setImmediate(flush);
+      }
+    })) as GroupCommit;
+  commit.flush = flush;
+  return commit;
+}
