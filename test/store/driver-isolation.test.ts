@@ -1,0 +1,61 @@
+/**
+ * Each store loads only its own driver: the SQLite path never loads postgres.js,
+ * and the PostgreSQL path never loads better-sqlite3 (STYLE principle 5). Checked in
+ * a fresh process whose module resolutions are recorded by a resolve hook.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { REPO_ROOT } from '../helpers/child-server.js';
+import { createTestDatabaseUrl, STORE_KINDS, type TestDatabaseUrl } from '../helpers/stores.js';
+
+const HOOKS = `export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  process.stderr.write('RESOLVED ' + result.url + '\\n');
+  return result;
+}`;
+
+describe('store drivers load lazily', () => {
+  let dir: string;
+  let pg: TestDatabaseUrl | undefined;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'user-service-drivers-'));
+    writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
+    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+    if (!STORE_KINDS.find((s) => s.kind === 'postgres')?.skip) pg = await createTestDatabaseUrl('postgres');
+  });
+  after(async () => {
+    await pg?.remove();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function loadedWhileOpening(databaseUrl: string): string {
+    const script = `
+      import { loadConfig } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/src/config.js')).href)};
+      import { openStore } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/src/store/open-store.js')).href)};
+      const store = await openStore(loadConfig({ DATABASE_URL: ${JSON.stringify(databaseUrl)} }).store);
+      await store.ping();
+      await store.close();`;
+    const result = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, '--input-type=module', '-e', script], { encoding: 'utf8', cwd: REPO_ROOT, timeout: 30_000 });
+    assert.equal(result.status, 0, result.stderr);
+    return result.stderr;
+  }
+
+  it('the SQLite store never loads postgres.js', () => {
+    const loaded = loadedWhileOpening(`sqlite:${join(dir, 'u.db')}`);
+    assert.match(loaded, /better-sqlite3/);
+    assert.doesNotMatch(loaded, /node_modules\/postgres\//);
+  });
+
+  it('the PostgreSQL store never loads better-sqlite3', (t) => {
+    if (!pg) return t.skip('PostgreSQL is unreachable here');
+    const loaded = loadedWhileOpening(pg.databaseUrl);
+    assert.match(loaded, /node_modules\/postgres\//);
+    assert.doesNotMatch(loaded, /better-sqlite3/);
+  });
+});
+
