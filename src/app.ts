@@ -11,7 +11,7 @@ import type { Config } from './config.js';
 import { installAccessControl } from './access-control.js';
 import { installMethodNotAllowed } from './allowed-methods.js';
 import { installAuditLog } from './audit.js';
-import { serializeRequest } from './log-redaction.js';
+import { installRequestLog, serializeRequest } from './request-log.js';
 import { createMetrics, installMetrics, instrumentStore } from './metrics.js';
 import { parseQueryString } from './query-string.js';
 import { clientErrorHandler, installOverloadShedding, trackRequestPaths } from './hardening.js';
@@ -50,6 +50,7 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       serializers: { req: serializeRequest },
     },
+    disableRequestLogging: true,
     bodyLimit: config.bodyLimit,
     // Node checks header and request deadlines on this interval (default 30 s): keep it well below them.
     http: { maxHeaderSize: config.maxHeaderBytes, connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 2)) },
@@ -91,6 +92,7 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
   const metrics = createMetrics();
   const observedStore = instrumentStore(store, metrics.store);
   installProblemHandlers(app);
+  installRequestLog(app);
   installMetrics(app, metrics);
   // Shedding first (cheapest), then authentication and rate limits.
   await installOverloadShedding(app, config.maxEventLoopDelayMs);

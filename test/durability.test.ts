@@ -23,7 +23,8 @@ function dbEnv(name: string) {
 }
 
 async function start(name: string, env: Record<string, string> = {}): Promise<StartedChildServer> {
-  const server = await startChildServer({ env: { ...dbEnv(name), ...env }, cwd: dir });
+  // debug: the tests that hold a request in flight wait for its 'incoming request' line.
+  const server = await startChildServer({ env: { ...dbEnv(name), LOG_LEVEL: 'debug', ...env }, cwd: dir });
   children.push(server);
   return server;
 }

@@ -56,7 +56,7 @@ describe('audit log', () => {
     await service.get('/users/username:private.person', admin);
     await service.get('/users?email_address=private.person@example.org&q=priv', admin);
     await service.get('/healthz');
-    await service.waitForLog((r) => r.msg === 'incoming request' && (r.req as { url?: string } | undefined)?.url === '/healthz');
+    await service.waitForLog((r) => r.msg === 'request completed' && (r.req as { url?: string } | undefined)?.url === '/healthz');
     assert.doesNotMatch(service.stdout(), /private\.person|private\.person%40|example\.org/i);
   });
 });

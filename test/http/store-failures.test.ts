@@ -87,7 +87,7 @@ describeEachStore('an unexpected store failure', (store) => {
     await service.request('POST', '/users', { json: newUser({ display_name: marker }), headers: { authorization: 'Bearer TOKEN-MARKER-42' } });
     await service.get('/healthz');
     // The log of a later request proves the POST's lines were written already.
-    await service.waitForLog((r) => r.msg === 'incoming request' && (r.req as { url?: string } | undefined)?.url === '/healthz');
+    await service.waitForLog((r) => r.msg === 'request completed' && (r.req as { url?: string } | undefined)?.url === '/healthz');
     assert.doesNotMatch(service.stdout(), new RegExp(`${marker}|TOKEN-MARKER-42`));
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactUrl } from '../src/log-redaction.js';
+import { redactUrl } from '../src/request-log.js';
 
 describe('redactUrl', () => {
   it('drops lookup values and query values, keeps key and parameter names', () => {
