@@ -1,0 +1,84 @@
+/**
+ * The PostgreSQL baseline's data access: postgres.js with the service's client
+ * settings (same pool size, prepared statements, synchronous_commit=on) and the
+ * store's SQL. Each write is one transaction, committed (and flushed to the WAL)
+ * before the response.
+ */
+import postgres from 'postgres';
+import { postgresClientOptions, userRowToUser } from '../../src/store/postgres/postgres-user-store.js';
+import { prefixUpperBound } from '../../src/users/canonical.js';
+import { displayNameKey, keysOf, type User } from '../../src/users/user.js';
+import type { RawStore } from './raw-store.js';
+
+type Row = Parameters<typeof userRowToUser>[0];
+
+export function openPostgresRawStore(url: string): RawStore {
+  const sql = postgres(url, postgresClientOptions({ url }));
+  const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version`;
+
+  const values = (user: User) => [user.username, user.email_address, user.legacy_ids, user.display_name, displayNameKey(user.display_name), JSON.stringify(user.attributes)] as const;
+
+  async function insertKeys(tx: postgres.TransactionSql, user: User): Promise<boolean> {
+    const entries = keysOf(user);
+    const inserted = await tx`
+      INSERT INTO user_keys (key, value, uid)
+      SELECT k, v, ${user.uid}::uuid FROM unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v)
+      ON CONFLICT DO NOTHING
+      RETURNING key`;
+    return inserted.length === entries.length;
+  }
+
+  /** Thrown inside a transaction to roll it back on a taken key. */
+  class Conflict extends Error {}
+
+  return {
+    async byUid(uid) {
+      const [row] = await sql<Row[]>`SELECT ${columns} FROM users WHERE uid = ${uid}`;
+      return row && userRowToUser(row);
+    },
+    async byKey(key, value) {
+      const [row] = await sql<Row[]>`SELECT ${columns} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`;
+      return row && userRowToUser(row);
+    },
+    async page(prefix, after, limit) {
+      const conditions = [sql`TRUE`];
+      if (after !== undefined) conditions.push(sql`uid > ${after}::uuid`);
+      if (prefix !== undefined) {
+        const high = prefixUpperBound(prefix) as string; // defined for every prefix the scenarios send
+        conditions.push(sql`(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND value >= ${prefix} AND value < ${high}) OR (display_name_key >= ${prefix} AND display_name_key < ${high}))`);
+      }
+      const where = conditions.reduce((all, condition) => sql`${all} AND ${condition}`);
+      const rows = await sql<Row[]>`SELECT ${columns} FROM users WHERE ${where} ORDER BY uid LIMIT ${limit}`;
+      return rows.map(userRowToUser);
+    },
+    async create(user) {
+      try {
+        await sql.begin(async (tx) => {
+          const [username, email, legacyIds, displayName, nameKey, attributes] = values(user);
+          await tx`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
+            VALUES (${user.uid}, ${username}, ${email}, ${legacyIds}, ${displayName}, ${nameKey}, ${attributes}::json, ${user.created_at}, ${user.updated_at}, ${user.version})`;
+          if (!(await insertKeys(tx, user))) throw new Conflict();
+        });
+        return true;
+      } catch (error) {
+        if (error instanceof Conflict) return false;
+        throw error;
+      }
+    },
+    async replace(uid, fields, now) {
+      return sql.begin(async (tx) => {
+        const [row] = await tx<Row[]>`SELECT ${columns} FROM users WHERE uid = ${uid} FOR UPDATE`;
+        if (!row) return undefined;
+        const found = userRowToUser(row);
+        const next: User = { ...found, ...fields, updated_at: now, version: found.version + 1 };
+        const [username, email, legacyIds, displayName, nameKey, attributes] = values(next);
+        await tx`DELETE FROM user_keys WHERE uid = ${uid}`;
+        await tx`UPDATE users SET username = ${username}, email_address = ${email}, legacy_ids = ${legacyIds},
+          display_name = ${displayName}, display_name_key = ${nameKey}, attributes = ${attributes}::json,
+          updated_at = ${next.updated_at}, version = ${next.version} WHERE uid = ${uid}`;
+        if (!(await insertKeys(tx, next))) throw new Conflict();
+        return next;
+      });
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * What a baseline server needs from its database: the same reads and writes as
+ * the service's store, with the same SQL and indexes, and nothing else. A
+ * synchronous driver (better-sqlite3) returns values; an asynchronous one
+ * (postgres.js) returns promises.
+ */
+import type { UniqueKey, User, UserFields } from '../../src/users/user.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+export interface RawStore {
+  byUid(uid: string): MaybePromise<User | undefined>;
+  byKey(key: UniqueKey, value: string): MaybePromise<User | undefined>;
+  /** Users in uid order after `after`, optionally those whose username, email or display name starts with `prefix`. */
+  page(prefix: string | undefined, after: string | undefined, limit: number): MaybePromise<User[]>;
+  /** One transaction, committed durably before it returns; `false` when a unique key is taken. */
+  create(user: User): MaybePromise<boolean>;
+  /** One transaction: the same steps as the store's replace(); `undefined` when the user does not exist. */
+  replace(uid: string, fields: UserFields, now: string): MaybePromise<User | undefined>;
+}

@@ -1,0 +1,75 @@
+/**
+ * `npm run bench`: seeds each store, starts the real service and the baseline
+ * servers, runs every scenario against both in alternation, and writes
+ * docs/performance.md, docs/performance.svg and bench/.out/<run>/results.json.
+ * Settings come from BENCH_* environment variables (see bench-options.ts and
+ * docs/performance.md). Every process and database it creates is removed at
+ * the end, also after a failure or Ctrl-C.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadBenchOptions } from './bench-options.js';
+import { writeDocs } from './docs-writer.js';
+import { describeMachine, loadAverage } from './machine.js';
+import { killAll } from './processes.js';
+import { chartGroups, renderReport } from './report.js';
+import type { RunResult } from './results.js';
+import { makeCredentials } from './servers.js';
+import { runStore, type StoreRunContext } from './store-run.js';
+import { renderRatioChart } from './svg-chart.js';
+
+/** dist/bench/run-bench.js → the repository root. */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+function commandLine(): string {
+  const settings = Object.entries(process.env)
+    .filter(([name]) => name.startsWith('BENCH_'))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, value]) => `${name}=${value}`);
+  return [...settings, 'npm run bench'].join(' ');
+}
+
+async function main(): Promise<void> {
+  const options = loadBenchOptions(root);
+  const startedAt = new Date();
+  const runDir = join(options.outDir, startedAt.toISOString().replace(/[:.]/g, '-'));
+  mkdirSync(runDir, { recursive: true });
+  const context: StoreRunContext = { options, runDir, credentials: makeCredentials(runDir), cleanups: [] };
+  let interrupted = false;
+  const interrupt = () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error('interrupted: stopping servers and dropping databases');
+    killAll();
+    void Promise.allSettled(context.cleanups.map((c) => c())).then(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+
+  const machine = describeMachine(root, runDir);
+  const loadBefore = loadAverage();
+  console.log(`bench: ${options.stores.join(', ')}; ${options.users.toLocaleString('en')} users; ${options.connections} connections; ${options.durationS} s × ${options.rounds} rounds; output in ${runDir}`);
+  const result: RunResult = { startedAt: startedAt.toISOString(), command: commandLine(), options, machine, loadBefore, loadAfter: 0, seconds: 0, stores: [] };
+  try {
+    for (const store of options.stores) result.stores.push(await runStore(store, context));
+  } finally {
+    killAll();
+    await Promise.allSettled(context.cleanups.map((cleanup) => cleanup()));
+  }
+  result.loadAfter = loadAverage();
+  result.seconds = (Date.now() - startedAt.getTime()) / 1000;
+
+  const markdown = renderReport(result);
+  const svg = renderRatioChart('Service throughput ÷ baseline throughput', chartGroups(result));
+  writeFileSync(join(runDir, 'results.json'), JSON.stringify(result, null, 2));
+  writeFileSync(join(runDir, 'report.md'), markdown);
+  writeFileSync(join(runDir, 'performance.svg'), svg);
+  if (options.writeDocs) writeDocs(root, markdown, svg);
+  console.log(`\n${markdown}\nresults: ${join(runDir, 'results.json')}${options.writeDocs ? '; docs/performance.md and docs/performance.svg written' : ''}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,88 @@
+/**
+ * Bulk loading of seeded users into a PostgreSQL database with the store's own
+ * schema (its migrations run first). Rows stream in with COPY; the secondary
+ * indexes are dropped before the load and rebuilt from their own definitions
+ * after it, then the tables are analysed (what autovacuum would do soon after
+ * any bulk load), so the planner sees the real sizes.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import postgres from 'postgres';
+import { migratePostgres } from '../src/store/postgres/postgres-migrations.js';
+import { seedRow, type SeedRow } from './seed-data.js';
+import type { SeedResult } from './seed-sqlite.js';
+
+const ROWS_PER_CHUNK = 2000;
+
+/** A value in COPY's text format (backslash escapes; \N is NULL). */
+function field(value: string | number | null): string {
+  if (value === null) return '\\N';
+  return String(value).replace(/[\\\n\r\t]/g, (ch) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[ch] as string);
+}
+
+/** A text[] literal: every element quoted, `"` and `\` escaped. */
+function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}
+
+function userLine({ user, displayNameKey }: SeedRow): string {
+  return [user.uid, user.username, user.email_address, arrayLiteral(user.legacy_ids), user.display_name, displayNameKey,
+    JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version].map(field).join('\t');
+}
+
+function keyLines({ user, keys }: SeedRow): string {
+  return keys.map((entry) => `${field(entry.key)}\t${field(entry.value)}\t${user.uid}\n`).join('');
+}
+
+async function* chunks(count: number, line: (row: SeedRow) => string): AsyncGenerator<string> {
+  for (let from = 0; from < count; from += ROWS_PER_CHUNK) {
+    let text = '';
+    for (let i = from; i < Math.min(from + ROWS_PER_CHUNK, count); i++) {
+      const rendered = line(seedRow(i));
+      text += rendered.endsWith('\n') ? rendered : `${rendered}\n`;
+    }
+    yield text;
+  }
+}
+
+/** Loads users 0 … count-1 into the (empty) database at `url`. */
+export async function seedPostgres(url: string, count: number): Promise<SeedResult> {
+  const started = process.hrtime.bigint();
+  const cpuBefore = process.cpuUsage();
+  const phases: Record<string, number> = {};
+  let mark = started;
+  const phase = (name: string) => {
+    const now = process.hrtime.bigint();
+    phases[name] = Number(now - mark) / 1e9;
+    mark = now;
+  };
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await migratePostgres(sql);
+    const indexes = await sql<{ indexname: string; indexdef: string }[]>`
+      SELECT i.indexname, i.indexdef FROM pg_indexes i
+      WHERE i.schemaname = 'public' AND i.tablename IN ('users', 'user_keys')
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`;
+    for (const { indexname } of indexes) await sql.unsafe(`DROP INDEX ${indexname}`);
+    // Every key's uid is loaded in the same run: skip the per-row foreign-key triggers
+    // (as pg_restore --disable-triggers does; needs a superuser, as the test server has).
+    await sql`SET session_replication_role = replica`;
+    const users = await sql`COPY users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version) FROM STDIN`.writable();
+    await pipeline(Readable.from(chunks(count, userLine)), users);
+    phase('users');
+    const keys = await sql`COPY user_keys (key, value, uid) FROM STDIN`.writable();
+    await pipeline(Readable.from(chunks(count, keyLines)), keys);
+    phase('keys');
+    await sql`SET session_replication_role = DEFAULT`;
+    for (const { indexdef } of indexes) await sql.unsafe(indexdef);
+    phase('indexes');
+    await sql`ANALYZE users`;
+    await sql`ANALYZE user_keys`;
+    phase('analyze');
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { users: count, seconds, usersPerSecond: count / seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, phases };
+}

@@ -1,0 +1,118 @@
+/**
+ * Bulk loading of seeded users into a SQLite file with the store's own schema:
+ * its migrations run first, so tables, constraints and indexes are the
+ * service's, byte for byte in sqlite_master.
+ *
+ * Why it is fast (measured: see docs/performance.md):
+ * - multi-row INSERT statements prepared once, in large transactions, with no
+ *   journal and no fsync while loading (the file is synced once at the end);
+ * - users arrive in uid order, so the users table and its primary key only append;
+ * - the keys table (clustered on (key, value), which seed order scatters) is
+ *   filled from a temporary table in one `INSERT … SELECT … ORDER BY key, value`,
+ *   so SQLite sorts once and appends instead of descending the B-tree per row;
+ * - the two secondary indexes are dropped before the load and rebuilt after it
+ *   from their own SQL (a sort-based build), leaving the schema unchanged;
+ * - foreign keys are not checked row by row (every key's user is in the same load),
+ *   and SQLite's sorter may use a second thread.
+ * Tried and dropped: sorting the key rows in JavaScript instead (no faster).
+ */
+import Database from 'better-sqlite3';
+import { migrateSqlite } from '../src/store/sqlite/sqlite-migrations.js';
+import { seedRow } from './seed-data.js';
+
+/** Users per multi-row INSERT (10 parameters each, well under SQLite's 32,766). */
+const ROWS_PER_STATEMENT = 200;
+/** Users per transaction. */
+const USERS_PER_TRANSACTION = 50_000;
+
+const USER_COLUMNS = '(uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)';
+
+export interface SeedResult {
+  users: number;
+  seconds: number;
+  usersPerSecond: number;
+  /** CPU seconds of this process (for PostgreSQL, the client side only). */
+  cpuSeconds: number;
+  /** Seconds per phase, in order. */
+  phases: Record<string, number>;
+}
+
+/** Inserts rows of `width` values through multi-row statements of up to `rowsPerStatement` rows, each prepared once. */
+function batchInserter(db: Database.Database, sqlHead: string, width: number, rowsPerStatement: number) {
+  const statements = new Map<number, Database.Statement>();
+  const tuple = `(${Array(width).fill('?').join(', ')})`;
+  const statement = (rows: number) => {
+    let prepared = statements.get(rows);
+    if (!prepared) statements.set(rows, (prepared = db.prepare(`${sqlHead} VALUES ${Array(rows).fill(tuple).join(', ')}`)));
+    return prepared;
+  };
+  return (values: unknown[]) => {
+    const full = width * rowsPerStatement;
+    let offset = 0;
+    for (; offset + full <= values.length; offset += full) statement(rowsPerStatement).run(values.slice(offset, offset + full));
+    if (offset < values.length) statement((values.length - offset) / width).run(values.slice(offset));
+  };
+}
+
+/** Loads users 0 … count-1 into a new SQLite file at `path`. */
+export function seedSqlite(path: string, count: number): SeedResult {
+  const started = process.hrtime.bigint();
+  const cpuBefore = process.cpuUsage();
+  const phases: Record<string, number> = {};
+  let mark = started;
+  const phase = (name: string) => {
+    const now = process.hrtime.bigint();
+    phases[name] = Number(now - mark) / 1e9;
+    mark = now;
+  };
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.pragma('cache_size = -1048576'); // 1 GiB: the B-trees being built stay in memory
+    db.pragma('temp_store = MEMORY');
+    db.pragma('threads = 2'); // the sorter behind ORDER BY and CREATE INDEX may use a helper thread
+    migrateSqlite(db);
+    // Every key row's uid is loaded in the same run: checking each reference would
+    // only repeat what construction guarantees (better-sqlite3 turns the check on by default).
+    db.pragma('foreign_keys = OFF');
+    const indexes = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all();
+    for (const { sql } of indexes) db.exec(`DROP INDEX ${/^CREATE INDEX (\S+)/.exec(sql)?.[1]}`);
+    db.exec('CREATE TEMP TABLE seed_keys (key TEXT NOT NULL, value TEXT NOT NULL, uid TEXT NOT NULL)');
+    const insertUsers = batchInserter(db, `INSERT INTO users ${USER_COLUMNS}`, 10, ROWS_PER_STATEMENT);
+    const insertKeys = batchInserter(db, 'INSERT INTO temp.seed_keys (key, value, uid)', 3, ROWS_PER_STATEMENT);
+
+    const load = db.transaction((from: number, to: number) => {
+      const users: unknown[] = [];
+      const keys: unknown[] = [];
+      for (let i = from; i < to; i++) {
+        const { user, keys: entries, displayNameKey } = seedRow(i);
+        users.push(user.uid, user.username, user.email_address, JSON.stringify(user.legacy_ids), user.display_name, displayNameKey,
+          JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version);
+        for (const entry of entries) keys.push(entry.key, entry.value, user.uid);
+      }
+      insertUsers(users);
+      insertKeys(keys);
+    });
+    for (let from = 0; from < count; from += USERS_PER_TRANSACTION) load(from, Math.min(from + USERS_PER_TRANSACTION, count));
+    phase('users');
+    db.transaction(() => {
+      db.exec('INSERT INTO user_keys (key, value, uid) SELECT key, value, uid FROM temp.seed_keys ORDER BY key, value');
+      db.exec('DROP TABLE temp.seed_keys');
+    })();
+    phase('keys');
+    db.transaction(() => {
+      for (const { sql } of indexes) db.exec(sql);
+    })();
+    phase('indexes');
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = FULL');
+    db.pragma('journal_mode = WAL'); // a synced write of the header: everything before it reaches the disk too
+    phase('sync');
+  } finally {
+    db.close();
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { users: count, seconds, usersPerSecond: count / seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, phases };
+}
