@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,9 +13,11 @@ import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT } from '../helpers/child-server.js';
 import { createTestDatabaseUrl, STORE_KINDS, type TestDatabaseUrl } from '../helpers/stores.js';
 
-const HOOKS = `export async function resolve(specifier, context, next) {
+/** Records every resolved module URL, synchronously to a file: hooks run on their own thread, whose stderr may be lost at exit. */
+const hooks = (log: string) => `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
-  process.stderr.write('RESOLVED ' + result.url + '\\n');
+  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
   return result;
 }`;
 
@@ -24,7 +26,7 @@ describe('store drivers load lazily', () => {
   let pg: TestDatabaseUrl | undefined;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'user-service-drivers-'));
-    writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
+    writeFileSync(join(dir, 'hooks.mjs'), hooks(join(dir, 'resolved.log')));
     writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
     if (!STORE_KINDS.find((s) => s.kind === 'postgres')?.skip) pg = await createTestDatabaseUrl('postgres');
   });
@@ -34,6 +36,7 @@ describe('store drivers load lazily', () => {
   });
 
   function loadedWhileOpening(databaseUrl: string): string {
+    rmSync(join(dir, 'resolved.log'), { force: true });
     const script = `
       import { loadConfig } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/src/config.js')).href)};
       import { openStore } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/src/store/open-store.js')).href)};
@@ -42,7 +45,7 @@ describe('store drivers load lazily', () => {
       await store.close();`;
     const result = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, '--input-type=module', '-e', script], { encoding: 'utf8', cwd: REPO_ROOT, timeout: 30_000 });
     assert.equal(result.status, 0, result.stderr);
-    return result.stderr;
+    return readFileSync(join(dir, 'resolved.log'), 'utf8');
   }
 
   it('the SQLite store never loads postgres.js', () => {
