@@ -139,13 +139,23 @@ if (skip) {
       const now = new Date().toISOString();
       const user = await store.create({ uid: uuidv7(), username: 'locked', email_address: 'locked@example.com', legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 });
       const holder = postgres(db.url, { max: 1, onnotice: () => {} });
-      const release = holder.begin(async (tx) => {
+      // The row lock is held until the store's statement has timed out: no timing guesses.
+      let locked!: () => void;
+      let release!: () => void;
+      const hasLock = new Promise<void>((resolve) => (locked = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holding = holder.begin(async (tx) => {
         await tx`SELECT 1 FROM users WHERE uid = ${user.uid} FOR UPDATE`;
-        await new Promise((resolve) => setTimeout(resolve, 800));
+        locked();
+        await released;
       });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      await assert.rejects(store.delete(user.uid), StoreUnavailableError);
-      await release;
+      try {
+        await hasLock;
+        await assert.rejects(store.delete(user.uid), StoreUnavailableError);
+      } finally {
+        release();
+        await holding;
+      }
       assert.equal((await store.delete(user.uid)).status, 'ok');
       await holder.end();
       await store.close();
