@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { installAccessControl } from './access-control.js';
 import { installMethodNotAllowed } from './allowed-methods.js';
@@ -50,7 +50,8 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       serializers: { req: serializeRequest },
     },
-    disableRequestLogging: true,
+    // request-log.ts writes one line per request instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     // Node checks header and request deadlines on this interval (default 30 s): keep it well below them.
     http: { maxHeaderSize: config.maxHeaderBytes, connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 2)) },
