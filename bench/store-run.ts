@@ -3,21 +3,19 @@
  * the service and the baseline in alternation, page cost by depth, lookups at
  * the scale size, and CPU profiles.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { alternate, uniqueTag } from './alternate.js';
+import { alternate } from './alternate.js';
 import type { BenchOptions, StoreKind } from './bench-options.js';
-import { runLoad } from './load.js';
 import { depthPaths, fixedRequest } from './page-depth.js';
 import { createScratchDatabase, durabilitySettings } from './postgres-database.js';
 import type { RunningServer } from './processes.js';
-import { formatProfileSummary, summariseProfile } from './profile-summary.js';
-import { type FloorResult, type PageDepthResult, type ProfileResult, type ScaleResult, type ScenarioResult, type StoreResult } from './results.js';
+import { profileStore } from './profile-run.js';
+import { type FloorResult, type PageDepthResult, type ScaleResult, type ScenarioResult, type StoreResult } from './results.js';
 import { SCENARIOS, selectScenarios, type Scenario } from './scenarios.js';
 import { seedPostgres } from './seed-postgres.js';
 import { seedSqlite, type SeedResult } from './seed-sqlite.js';
 import { startBaseline, startService, type Credentials, type Database } from './servers.js';
-import { GOALS, PROFILED_SCENARIOS, SCALE_SCENARIOS, targetRatio } from './targets.js';
+import { GOALS, SCALE_SCENARIOS, targetRatio } from './targets.js';
 
 /** Cold starts measured for the time to ready (besides the main start). */
 const COLD_STARTS = 5;
@@ -130,50 +128,6 @@ async function measureScale(store: StoreKind, smallDb: Database, context: StoreR
   }
 }
 
-/** Starts a server under `node --cpu-prof`; the profile is written into `dir` when it exits. */
-async function profiled(kind: 'service' | 'baseline', label: string, db: Database, context: StoreRunContext): Promise<{ server: RunningServer; dir: string }> {
-  const dir = join(context.runDir, 'profiles', label);
-  mkdirSync(dir, { recursive: true });
-  const start = { name: `profile-${label}`, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] };
-  const server = kind === 'service'
-    ? await startService(context.options, context.runDir, db, context.credentials, start)
-    : await startBaseline(context.options, context.runDir, db, start);
-  return { server, dir };
-}
-
-function readProfile(label: string, dir: string, context: StoreRunContext, note: string): ProfileResult {
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) throw new Error(`no .cpuprofile was written to ${dir}`);
-  const summary = summariseProfile(join(dir, file), context.options.root, 15);
-  console.log(formatProfileSummary(`[${label}] ${note}`, summary));
-  return { scenario: label, note, file: join(dir, file), summary };
-}
-
-/** CPU profiles of the service (and, for comparison, the baseline) under the profiled scenarios, and of one start-up. */
-async function profile(store: StoreKind, db: Database, context: StoreRunContext): Promise<ProfileResult[]> {
-  const results: ProfileResult[] = [];
-  const startup = await profiled('service', `${store}-service-startup`, db, context);
-  await startup.server.stop();
-  results.push(readProfile(`${store}-service-startup`, startup.dir, context, `from spawn to ready in ${startup.server.readyMs.toFixed(0)} ms, then stopped`));
-  for (const name of PROFILED_SCENARIOS) {
-    const scenario = SCENARIOS.find((s) => s.name === name) as Scenario;
-    for (const kind of ['service', 'baseline'] as const) {
-      const label = `${store}-${kind}-${name}`;
-      const { server, dir } = await profiled(kind, label, db, context);
-      const measurement = await runLoad(server, {
-        requests: scenario.requests({ users: context.options.users, tag: uniqueTag() }),
-        connections: context.options.connections,
-        durationS: context.options.durationS,
-        headers: context.credentials.headers,
-      });
-      await server.stop(); // the profile is written as the process exits
-      const perRequest = (measurement.serverCpu / measurement.rps) * 1e6;
-      results.push(readProfile(label, dir, context, `${measurement.ok.toLocaleString('en')} responses at ${measurement.rps.toFixed(0)} req/s under the profiler, ${perRequest.toFixed(0)} µs CPU per request (start-up included in the profile)`));
-    }
-  }
-  return results;
-}
-
 function selected(name: string, filters: readonly string[]): boolean {
   return filters.length === 0 || filters.some((f) => name.includes(f));
 }
@@ -206,7 +160,7 @@ export async function runStore(store: StoreKind, context: StoreRunContext): Prom
     await service.stop();
     await baseline.stop();
   }
-  if (options.profile) result.profiles = await profile(store, db, context);
+  if (options.profile) result.profiles = await profileStore(store, db, context);
   return result;
 }
 
