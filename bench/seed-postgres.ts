@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import { migratePostgres } from '../src/store/postgres/postgres-migrations.js';
 import { seedRow, type SeedRow } from './seed-data.js';
-import type { SeedResult } from './seed-sqlite.js';
+import { startSeedClock, type SeedResult } from './seed-clock.js';
 
 const ROWS_PER_CHUNK = 2000;
 
@@ -47,15 +47,7 @@ async function* chunks(count: number, line: (row: SeedRow) => string): AsyncGene
 
 /** Loads users 0 … count-1 into the (empty) database at `url`. */
 export async function seedPostgres(url: string, count: number): Promise<SeedResult> {
-  const started = process.hrtime.bigint();
-  const cpuBefore = process.cpuUsage();
-  const phases: Record<string, number> = {};
-  let mark = started;
-  const phase = (name: string) => {
-    const now = process.hrtime.bigint();
-    phases[name] = Number(now - mark) / 1e9;
-    mark = now;
-  };
+  const clock = startSeedClock();
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await migratePostgres(sql);
@@ -69,20 +61,18 @@ export async function seedPostgres(url: string, count: number): Promise<SeedResu
     await sql`SET session_replication_role = replica`;
     const users = await sql`COPY users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version) FROM STDIN`.writable();
     await pipeline(Readable.from(chunks(count, userLine)), users);
-    phase('users');
+    clock.phase('users');
     const keys = await sql`COPY user_keys (key, value, uid) FROM STDIN`.writable();
     await pipeline(Readable.from(chunks(count, keyLines)), keys);
-    phase('keys');
+    clock.phase('keys');
     await sql`SET session_replication_role = DEFAULT`;
     for (const { indexdef } of indexes) await sql.unsafe(indexdef);
-    phase('indexes');
+    clock.phase('indexes');
     await sql`ANALYZE users`;
     await sql`ANALYZE user_keys`;
-    phase('analyze');
+    clock.phase('analyze');
   } finally {
     await sql.end({ timeout: 5 });
   }
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const cpu = process.cpuUsage(cpuBefore);
-  return { users: count, seconds, usersPerSecond: count / seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, phases };
+  return clock.result(count);
 }

@@ -16,6 +16,7 @@
  *   and SQLite's sorter may use a second thread.
  * Tried and dropped: sorting the key rows in JavaScript instead (no faster).
  */
+import { startSeedClock, type SeedResult } from './seed-clock.js';
 import Database from 'better-sqlite3';
 import { migrateSqlite } from '../src/store/sqlite/sqlite-migrations.js';
 import { seedRow } from './seed-data.js';
@@ -27,15 +28,7 @@ const USERS_PER_TRANSACTION = 50_000;
 
 const USER_COLUMNS = '(uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)';
 
-export interface SeedResult {
-  users: number;
-  seconds: number;
-  usersPerSecond: number;
-  /** CPU seconds of this process (for PostgreSQL, the client side only). */
-  cpuSeconds: number;
-  /** Seconds per phase, in order. */
-  phases: Record<string, number>;
-}
+export type { SeedResult };
 
 /** Inserts rows of `width` values through multi-row statements of up to `rowsPerStatement` rows, each prepared once. */
 function batchInserter(db: Database.Database, sqlHead: string, width: number, rowsPerStatement: number) {
@@ -56,15 +49,7 @@ function batchInserter(db: Database.Database, sqlHead: string, width: number, ro
 
 /** Loads users 0 … count-1 into a new SQLite file at `path`. */
 export function seedSqlite(path: string, count: number): SeedResult {
-  const started = process.hrtime.bigint();
-  const cpuBefore = process.cpuUsage();
-  const phases: Record<string, number> = {};
-  let mark = started;
-  const phase = (name: string) => {
-    const now = process.hrtime.bigint();
-    phases[name] = Number(now - mark) / 1e9;
-    mark = now;
-  };
+  const clock = startSeedClock();
   const db = new Database(path);
   try {
     db.pragma('journal_mode = OFF');
@@ -95,24 +80,22 @@ export function seedSqlite(path: string, count: number): SeedResult {
       insertKeys(keys);
     });
     for (let from = 0; from < count; from += USERS_PER_TRANSACTION) load(from, Math.min(from + USERS_PER_TRANSACTION, count));
-    phase('users');
+    clock.phase('users');
     db.transaction(() => {
       db.exec('INSERT INTO user_keys (key, value, uid) SELECT key, value, uid FROM temp.seed_keys ORDER BY key, value');
       db.exec('DROP TABLE temp.seed_keys');
     })();
-    phase('keys');
+    clock.phase('keys');
     db.transaction(() => {
       for (const { sql } of indexes) db.exec(sql);
     })();
-    phase('indexes');
+    clock.phase('indexes');
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = FULL');
     db.pragma('journal_mode = WAL'); // a synced write of the header: everything before it reaches the disk too
-    phase('sync');
+    clock.phase('sync');
   } finally {
     db.close();
   }
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const cpu = process.cpuUsage(cpuBefore);
-  return { users: count, seconds, usersPerSecond: count / seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, phases };
+  return clock.result(count);
 }

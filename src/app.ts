@@ -93,7 +93,7 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
   const metrics = createMetrics();
   const observedStore = instrumentStore(store, metrics.store);
   installProblemHandlers(app);
-  installRequestLog(app);
+  installRequestLog(app, config.logLevel);
   installMetrics(app, metrics);
   // Shedding first (cheapest), then authentication and rate limits.
   await installOverloadShedding(app, config.maxEventLoopDelayMs);

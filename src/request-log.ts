@@ -29,10 +29,13 @@ export function serializeRequest(request: FastifyRequest) {
 }
 
 /** Replaces Fastify's two lines per request (disableRequestLogging) with the lines above. */
-export function installRequestLog(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    request.log.debug({ req: request }, 'incoming request');
-  });
+export function installRequestLog(app: FastifyInstance, logLevel: string): void {
+  // A hook on every request costs even when its line is filtered out: only install it when it writes.
+  if (logLevel === 'debug' || logLevel === 'trace') {
+    app.addHook('onRequest', async (request) => {
+      request.log.debug({ req: request }, 'incoming request');
+    });
+  }
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
   });
