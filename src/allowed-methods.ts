@@ -3,8 +3,8 @@
  * 405. Any other method on these paths is a 405, whatever the method's name;
  * any other path is a 404.
  */
-import type { FastifyInstance } from 'fastify';
 import { ProblemError } from './problems.js';
+import { pathOf, type RequestStep } from './request-hooks.js';
 
 const COLLECTION = 'GET, HEAD, POST';
 const CANONICAL = 'GET, HEAD, PUT, DELETE';
@@ -29,17 +29,14 @@ export function allowedMethods(path: string): string | undefined {
 }
 
 /**
- * Answers 405 with `Allow` for a method no route defines on an existing path
- * (PATCH, OPTIONS, TRACE, PROPFIND, … on /users, /users/{ref} and the service
- * routes). Runs in onRequest, so the 405 is decided before the body is read.
+ * The request step answering 405 with `Allow` for a method no route defines on
+ * an existing path (PATCH, OPTIONS, TRACE, PROPFIND, … on /users, /users/{ref}
+ * and the service routes). It runs before the body is read.
  */
-export function installMethodNotAllowed(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (!request.is404) return;
-    const path = request.url.split('?')[0] as string;
-    const allow = allowedMethods(path);
-    if (allow !== undefined) {
-      throw new ProblemError('method-not-allowed', `${request.method} is not defined here; allowed: ${allow}.`, {}, { allow });
-    }
-  });
-}
+export const methodNotAllowed: RequestStep = (request) => {
+  if (!request.is404) return;
+  const allow = allowedMethods(pathOf(request.url));
+  if (allow !== undefined) {
+    throw new ProblemError('method-not-allowed', `${request.method} is not defined here; allowed: ${allow}.`, {}, { allow });
+  }
+};

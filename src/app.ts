@@ -7,15 +7,17 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import type { Config } from './config.js';
-import { installAccessControl } from './access-control.js';
-import { installMethodNotAllowed } from './allowed-methods.js';
-import { installAuditLog } from './audit.js';
-import { installRequestLog, serializeRequest } from './request-log.js';
-import { createMetrics, installMetrics, instrumentStore } from './metrics.js';
+import { createAccessControl } from './access-control.js';
+import { methodNotAllowed } from './allowed-methods.js';
+import { auditWrite } from './audit.js';
+import { accessLog, incomingRequestLog, serializeRequest } from './request-log.js';
+import { createMetrics, createRequestMetrics, installMetricsRoute, instrumentStore } from './metrics.js';
 import { parseQueryString } from './query-string.js';
-import { clientErrorHandler, installOverloadShedding, trackRequestPaths } from './hardening.js';
-import { frameworkErrors, installProblemHandlers, sendProblem } from './problem-handler.js';
+import { clientErrorHandler, createOverloadShedding, trackRequestPaths } from './hardening.js';
+import { frameworkErrors, installProblemHandlers } from './problem-handler.js';
+import { installRequestHooks, type RequestStep } from './request-hooks.js';
 import { ProblemSchema } from './problem-schema.js';
 import { ProblemError } from './problems.js';
 import { serviceRoutes } from './service-routes.js';
@@ -47,8 +49,12 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      // Requests are logged only through this serializer, which never copies headers or
+      // bodies, so no redaction pass is needed (it cost a tenth of each access line).
       serializers: { req: serializeRequest },
+      // By default lines accumulate while a write is in flight and go out together, off the
+      // request path; pino flushes them at exit. LOG_SYNC=true writes each line before going on.
+      stream: pino.destination({ dest: 1, sync: config.logSync }),
     },
     // request-log.ts writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -77,29 +83,36 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
   trackRequestPaths(app.server);
 
   let closing = false;
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    if (closing) {
-      reply.header('connection', 'close');
-      return sendProblem(request, reply, new ProblemError('store-unavailable', 'The instance is shutting down; retry.', {}, { 'retry-after': '1' }));
-    }
-  });
   app.addHook('preClose', async () => {
     closing = true;
   });
+  /** Every response names its request id; an instance shutting down refuses new requests. */
+  const identifyAndAdmit: RequestStep = (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new ProblemError('store-unavailable', 'The instance is shutting down; retry.', {}, { 'retry-after': '1' });
+    }
+  };
 
   // Bodies are JSON only (CONTRACT §6: anything else is a 415), so Fastify's text/plain parser goes.
   app.removeContentTypeParser('text/plain');
   const metrics = createMetrics();
   const observedStore = instrumentStore(store, metrics.store);
   installProblemHandlers(app);
-  installRequestLog(app, config.logLevel);
-  installMetrics(app, metrics);
-  // Shedding first (cheapest), then authentication and rate limits.
-  await installOverloadShedding(app, config.maxEventLoopDelayMs);
-  await installAccessControl(app, config);
-  installMethodNotAllowed(app);
-  installAuditLog(app);
+  installRequestHooks(app, {
+    // Shedding before authentication and rate limits (cheapest first); 405 after them,
+    // so an unauthenticated request learns nothing about which methods exist.
+    onRequest: [
+      identifyAndAdmit,
+      incomingRequestLog(config.logLevel),
+      createOverloadShedding(app, config.maxEventLoopDelayMs),
+      await createAccessControl(app, config),
+      methodNotAllowed,
+    ],
+    onResponse: [createRequestMetrics(metrics), auditWrite, accessLog(config.logLevel)],
+  });
+  installMetricsRoute(app, metrics);
   app.addSchema(UserResource);
   app.addSchema(ProblemSchema);
   await app.register(swagger, {

@@ -3,7 +3,8 @@
  * credential id, method, uid and outcome. Never the body, never an email
  * address or other key value (the lookup path, which holds one, is not logged here).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResponseStep } from './request-hooks.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const UID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -15,20 +16,19 @@ function uidOf(request: FastifyRequest, reply: FastifyReply): string | undefined
   return ref !== undefined && UID.test(ref) ? ref.toLowerCase() : undefined;
 }
 
-export function installAuditLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
-    if (!WRITES.has(request.method) || request.routeOptions.url?.startsWith('/users') !== true) return;
-    request.log.info(
-      {
-        audit: {
-          credential: request.credential?.id ?? 'anonymous',
-          method: request.method,
-          route: request.routeOptions.url,
-          uid: uidOf(request, reply),
-          status: reply.statusCode,
-        },
+/** The response step writing the audit line of a write. */
+export const auditWrite: ResponseStep = (request, reply, route) => {
+  if (!WRITES.has(request.method) || route?.startsWith('/users') !== true) return;
+  request.log.info(
+    {
+      audit: {
+        credential: request.credential?.id ?? 'anonymous',
+        method: request.method,
+        route,
+        uid: uidOf(request, reply),
+        status: reply.statusCode,
       },
-      'audit',
-    );
-  });
-}
+    },
+    'audit',
+  );
+};

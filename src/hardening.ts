@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemDocument, type ProblemType } from './problems.js';
 import { PROBES } from './access-control.js';
+import { monitorOverload } from './overload.js';
+import { pathOf, type RequestStep } from './request-hooks.js';
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
@@ -58,16 +59,17 @@ export function clientErrorHandler(error: ParserError, socket: Socket): void {
   );
 }
 
-/** Sheds requests with a 503 problem while the event loop is delayed beyond `maxEventLoopDelayMs`; the probes still answer. */
-export async function installOverloadShedding(app: FastifyInstance, maxEventLoopDelayMs: number): Promise<void> {
-  if (maxEventLoopDelayMs === 0) return;
-  await app.register(underPressure, {
-    maxEventLoopDelay: maxEventLoopDelayMs,
-    exposeStatusRoute: false,
-    // A rejected promise goes to the error handler; a resolved one lets the request through.
-    pressureHandler: async (request) => {
-      if (PROBES.has(request.routeOptions.url ?? '')) return;
+/**
+ * Sheds requests with a 503 problem while the event loop is delayed beyond
+ * `maxEventLoopDelayMs` (0: off); the probes still answer. Undefined when off.
+ */
+export function createOverloadShedding(app: FastifyInstance, maxEventLoopDelayMs: number): RequestStep | undefined {
+  if (maxEventLoopDelayMs === 0) return undefined;
+  const monitor = monitorOverload(maxEventLoopDelayMs);
+  app.addHook('onClose', async () => monitor.stop());
+  return (request) => {
+    if (monitor.isOverloaded() && !PROBES.has(pathOf(request.url))) {
       throw new ProblemError('overloaded', 'The instance is overloaded; retry shortly.', {}, { 'retry-after': '2' });
-    },
-  });
+    }
+  };
 }

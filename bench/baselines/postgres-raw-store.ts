@@ -4,15 +4,11 @@
  * store's SQL. Each write is one transaction, committed (and flushed to the WAL)
  * before the response.
  *
- * One difference, deliberate: at most `poolMax` queries or transactions are handed
- * to postgres.js at a time; the rest wait here. With more in flight than
- * connections, postgres.js 3.4.9 pipelines onto busy connections through a queue
- * (src/queue.js) that is never compacted while non-empty and whose remove() scans
- * it from the start, so each query costs more the longer the pool stays saturated
- * (measured: 23,000 → 11,000 queries/s over 16 s at 32 in flight on 10 connections,
- * steady at 10 in flight). The gate is what the driver's best use looks like.
+ * Like the store, it hands postgres.js at most `poolMax` queries or transactions
+ * at a time (src/store/postgres/in-flight-gate.ts says why).
  */
 import postgres from 'postgres';
+import { inFlightGate } from '../../src/store/postgres/in-flight-gate.js';
 import { postgresClientOptions, userRowToUser } from '../../src/store/postgres/postgres-user-store.js';
 import { prefixUpperBound } from '../../src/users/canonical.js';
 import { displayNameKey, keysOf, type User } from '../../src/users/user.js';
@@ -20,27 +16,10 @@ import type { RawStore } from './raw-store.js';
 
 type Row = Parameters<typeof userRowToUser>[0];
 
-/** Runs at most `limit` tasks at once; the others wait in arrival order. */
-function gate(limit: number) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    else running++;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    }
-  };
-}
-
 export function openPostgresRawStore(url: string): RawStore {
   const options = postgresClientOptions({ url });
   const sql = postgres(url, options);
-  const limited = gate(options.max);
+  const limited = inFlightGate(options.max);
   const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version`;
 
   const values = (user: User) => [user.username, user.email_address, user.legacy_ids, user.display_name, displayNameKey(user.display_name), JSON.stringify(user.attributes)] as const;

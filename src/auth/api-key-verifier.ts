@@ -12,7 +12,7 @@ export function createApiKeyVerifier(entries: readonly ApiKeyEntry[]): TokenVeri
     hash: Buffer.from(entry.sha256, 'hex'),
     credential: { id: entry.id, scopes: new Set(entry.scopes) } satisfies Credential,
   }));
-  return async (token) => {
+  return (token) => {
     const hash = createHash('sha256').update(token).digest();
     let found: Credential | undefined;
     for (const entry of known) {

@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthConfig } from '../config.js';
 import { ProblemError } from '../problems.js';
 import { createApiKeyVerifier } from './api-key-verifier.js';
-import { requiredScope, type TokenVerifier } from './credential.js';
+import { requiredScope, type Credential, type TokenVerifier } from './credential.js';
 import { createJwtVerifier } from './jwt-verifier.js';
 
 const REALM = 'Bearer realm="user-service"';
@@ -28,9 +28,11 @@ function isProtected(request: FastifyRequest): boolean {
 /**
  * Sets `request.credential` for a verified token (even one lacking the scope, so
  * the audit trail and the rate limiter can name it) and returns the 401/403
- * problem to answer with, if any. The caller decides when to throw it.
+ * problem to answer with, if any. The caller decides when to throw it. The
+ * answer is a promise only when the verifier has to wait (JWT with a remote key set).
  */
-export type Authenticator = (request: FastifyRequest) => Promise<ProblemError | undefined>;
+export type Authenticator = (request: FastifyRequest) => Refusal | Promise<Refusal>;
+type Refusal = ProblemError | undefined;
 
 function verifierFor(auth: AuthConfig): TokenVerifier | undefined {
   if (auth.mode === 'api-key') return createApiKeyVerifier(auth.keys);
@@ -38,25 +40,31 @@ function verifierFor(auth: AuthConfig): TokenVerifier | undefined {
   return undefined;
 }
 
+/** The outcome for a request that sent `token` (undefined: none) verified as `credential`. */
+function decide(request: FastifyRequest, token: string | undefined, credential: Credential | undefined): Refusal {
+  if (!credential) {
+    // RFC 6750 §3: no error code when no credentials were sent; invalid_token otherwise.
+    const challenge = token === undefined ? REALM : `${REALM}, error="invalid_token"`;
+    return new ProblemError('unauthorized', 'Send a valid bearer token in the Authorization header.', {}, { 'www-authenticate': challenge });
+  }
+  request.credential = credential;
+  const scope = requiredScope(request.method);
+  if (!credential.scopes.has(scope)) {
+    const challenge = `${REALM}, error="insufficient_scope", scope="${scope}"`;
+    return new ProblemError('forbidden', `This request needs the scope ${scope}.`, {}, { 'www-authenticate': challenge });
+  }
+  return undefined;
+}
+
 /** `undefined` with AUTH_MODE=none: every request is let through. */
 export function createAuthenticator(auth: AuthConfig): Authenticator | undefined {
   const verify = verifierFor(auth);
   if (!verify) return undefined;
-  return async (request) => {
+  return (request) => {
     if (!isProtected(request)) return undefined;
-    const scope = requiredScope(request.method);
     const token = bearerToken(request.headers.authorization);
-    const credential = token === undefined ? undefined : await verify(token);
-    if (!credential) {
-      // RFC 6750 §3: no error code when no credentials were sent; invalid_token otherwise.
-      const challenge = token === undefined ? REALM : `${REALM}, error="invalid_token"`;
-      return new ProblemError('unauthorized', 'Send a valid bearer token in the Authorization header.', {}, { 'www-authenticate': challenge });
-    }
-    request.credential = credential;
-    if (!credential.scopes.has(scope)) {
-      const challenge = `${REALM}, error="insufficient_scope", scope="${scope}"`;
-      return new ProblemError('forbidden', `This request needs the scope ${scope}.`, {}, { 'www-authenticate': challenge });
-    }
-    return undefined;
+    if (token === undefined) return decide(request, token, undefined);
+    const credential = verify(token);
+    return credential instanceof Promise ? credential.then((verified) => decide(request, token, verified)) : decide(request, token, credential);
   };
 }

@@ -12,7 +12,8 @@ export interface Credential {
 }
 
 /** Verifies a bearer token; resolves undefined for anything not acceptable. */
-export type TokenVerifier = (token: string) => Promise<Credential | undefined>;
+/** Verifies a bearer token; a promise only when verification has to wait (a JWKS fetch). */
+export type TokenVerifier = (token: string) => Credential | undefined | Promise<Credential | undefined>;
 
 declare module 'fastify' {
   interface FastifyRequest {

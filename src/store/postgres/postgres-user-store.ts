@@ -13,6 +13,7 @@ import { displayNameKey, keysOf, type LookupKey, type User, type UserFields } fr
 import { KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
 import type { Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
+import { inFlightGate } from './in-flight-gate.js';
 import { isRetryable, isUnavailable } from './postgres-errors.js';
 import { migratePostgres } from './postgres-migrations.js';
 
@@ -72,13 +73,22 @@ export function postgresClientOptions(options: PostgresStoreOptions) {
 }
 
 export async function openPostgresUserStore(options: PostgresStoreOptions): Promise<UserStore> {
-  const sql = postgres(options.url, postgresClientOptions(options));
+  const clientOptions = postgresClientOptions(options);
+  const sql = postgres(options.url, clientOptions);
   const maxRetries = options.maxRetries ?? 5;
+  const gate = inFlightGate(clientOptions.max);
   let closed = false;
 
-  /** Runs `fn` with driver errors translated; re-runs a transaction that lost a race. */
+  /**
+   * Runs `fn` with driver errors translated; re-runs a transaction that lost a
+   * race. At most pool-size runs reach the driver at once; `fn` must not call run().
+   */
   async function run<T>(fn: () => Promise<T>): Promise<T> {
     if (closed) throw new StoreUnavailableError();
+    return gate(() => withRetries(fn));
+  }
+
+  async function withRetries<T>(fn: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await fn();
