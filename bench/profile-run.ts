@@ -21,7 +21,7 @@ import { PROFILED_SCENARIOS } from './targets.js';
 async function profiled(kind: 'service' | 'baseline', label: string, db: Database, context: StoreRunContext): Promise<{ server: RunningServer; dir: string }> {
   const dir = join(context.runDir, 'profiles', label);
   mkdirSync(dir, { recursive: true });
-  const start = { name: `profile-${label}`, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] };
+  const start = { name: `profile-${label}`, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`], unbundled: true };
   const server = kind === 'service'
     ? await startService(context.options, context.runDir, db, context.credentials, start)
     : await startBaseline(context.options, context.runDir, db, start);
@@ -41,7 +41,7 @@ export async function profileStore(store: StoreKind, db: Database, context: Stor
   const results: ProfileResult[] = [];
   const startup = await profiled('service', `${store}-service-startup`, db, context);
   await startup.server.stop();
-  results.push(readProfile(`${store}-service-startup`, startup.dir, context, `from spawn to ready in ${startup.server.readyMs.toFixed(0)} ms, then stopped`));
+  results.push(readProfile(`${store}-service-startup`, startup.dir, context, `unbundled build (dist/src, so files are named), from spawn to ready in ${startup.server.readyMs.toFixed(0)} ms, then stopped`));
   for (const name of PROFILED_SCENARIOS) {
     const scenario = SCENARIOS.find((s) => s.name === name) as Scenario;
     for (const kind of ['service', 'baseline'] as const) {

@@ -1,6 +1,6 @@
 /**
  * How the harness starts what it measures. The service runs as in production:
- * `node dist/src/server.js` with its defaults, logging at info, API-key
+ * `node --enable-source-maps dist/bundle/server.mjs` (what `npm start` runs) with its defaults, logging at info, API-key
  * authentication on. The baseline server gets the same database.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -38,13 +38,21 @@ export interface ServiceStart {
   name: string;
   /** Extra flags for node, e.g. --cpu-prof. */
   nodeFlags?: string[];
+  /**
+   * Run the unbundled build (dist/src/server.js, the same code as the bundle) instead of
+   * the bundle `npm start` runs: CPU profiles then name each package and source file.
+   */
+  unbundled?: boolean;
 }
 
 export async function startService(options: Readonly<BenchOptions>, runDir: string, db: Database, credentials: Credentials, start: ServiceStart): Promise<RunningServer> {
   return startServer(
     {
       name: start.name,
-      args: [...(start.nodeFlags ?? []), join(options.root, 'dist/src/server.js')],
+      // As `npm start` runs it.
+      args: start.unbundled
+        ? [...(start.nodeFlags ?? []), join(options.root, 'dist/src/server.js')]
+        : ['--enable-source-maps', ...(start.nodeFlags ?? []), join(options.root, 'dist/bundle/server.mjs')],
       env: {
         HOST: '127.0.0.1',
         DATABASE_URL: databaseUrl(db),

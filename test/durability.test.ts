@@ -1,7 +1,7 @@
 /**
  * CONTRACT §7: an acknowledged write survives `kill -9` of the process right after
  * the response; SIGTERM/SIGINT stop accepting, finish requests in flight and exit 0.
- * The service runs as a real child process (dist/src/server.js) on a SQLite file.
+ * The service runs as a real child process (dist/bundle/server.mjs) on a SQLite file.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -47,6 +47,7 @@ describe('audit log', () => {
     ]);
     const auditLines = service.stdout().split('\n').filter((line) => line.includes('"audit"'));
     for (const line of auditLines) assert.doesNotMatch(line, /Audited\.Person|example\.com|SECRET NAME/i);
+    for (const key of Object.values(keys.keys)) assert.ok(!service.stdout().includes(key), 'no bearer token is ever logged');
   });
 
   it('logs no email address or username anywhere, also for lookups and searches', async () => {

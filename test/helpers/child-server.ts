@@ -1,5 +1,6 @@
 /**
- * Runs the built service (`node dist/src/server.js`) as a real child process, for
+ * Runs the built service as production runs it (`node dist/bundle/server.mjs`, the
+ * bundle `npm start` runs) as a real child process, for
  * tests of what only a process shows: exit codes, signals, stderr, crash recovery.
  *
  * The child gets a clean environment (PATH and a few OS variables, PORT=0,
@@ -24,7 +25,7 @@ export const REPO_ROOT = (() => {
   return dir;
 })();
 
-export const SERVER_ENTRY = join(REPO_ROOT, 'dist', 'src', 'server.js');
+export const SERVER_ENTRY = join(REPO_ROOT, 'dist', 'bundle', 'server.mjs');
 
 export interface ChildExit {
   code: number | null;

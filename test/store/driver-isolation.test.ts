@@ -1,16 +1,18 @@
 /**
  * Each store loads only its own driver: the SQLite path never loads postgres.js,
  * and the PostgreSQL path never loads better-sqlite3 (STYLE principle 5). Checked in
- * a fresh process whose module resolutions are recorded by a resolve hook.
+ * a fresh process whose module resolutions are recorded by a resolve hook, for the
+ * modules themselves and for the production bundle (dist/bundle/server.mjs).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { REPO_ROOT } from '../helpers/child-server.js';
+import { REPO_ROOT, SERVER_ENTRY } from '../helpers/child-server.js';
 import { createTestDatabaseUrl, STORE_KINDS, type TestDatabaseUrl } from '../helpers/stores.js';
 
 /** Records every resolved module URL, synchronously to a file: hooks run on their own thread, whose stderr may be lost at exit. */
@@ -47,6 +49,40 @@ describe('store drivers load lazily', () => {
     assert.equal(result.status, 0, result.stderr);
     return readFileSync(join(dir, 'resolved.log'), 'utf8');
   }
+
+  /** The modules the production bundle resolved from start to listening, with `env`. */
+  async function loadedByBundle(databaseUrl: string): Promise<string> {
+    rmSync(join(dir, 'resolved.log'), { force: true });
+    const child = spawn(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, SERVER_ENTRY], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = once(child, 'exit');
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => output.includes('Server listening') && resolve());
+      void exited.then(() => reject(new Error(`the bundle exited before listening:\n${output}`)));
+    });
+    child.kill('SIGTERM');
+    await exited;
+    return readFileSync(join(dir, 'resolved.log'), 'utf8');
+  }
+
+  it('the production bundle on SQLite never loads postgres.js', async () => {
+    const loaded = await loadedByBundle(`sqlite:${join(dir, 'bundle.db')}`);
+    assert.match(loaded, /better-sqlite3/);
+    assert.doesNotMatch(loaded, /node_modules\/postgres\//);
+  });
+
+  it('the production bundle on PostgreSQL never loads better-sqlite3', async (t) => {
+    if (!pg) return t.skip('PostgreSQL is unreachable here');
+    const loaded = await loadedByBundle(pg.databaseUrl);
+    assert.match(loaded, /node_modules\/postgres\//);
+    assert.doesNotMatch(loaded, /better-sqlite3/);
+  });
 
   it('the SQLite store never loads postgres.js', () => {
     const loaded = loadedWhileOpening(`sqlite:${join(dir, 'u.db')}`);

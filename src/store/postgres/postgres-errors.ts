@@ -41,3 +41,8 @@ export function isUnavailable(error: unknown): boolean {
   // postgres.js marks server errors with name 'PostgresError' and a five-character SQLSTATE.
   return (error as { name?: string })?.name === 'PostgresError' && code.length === 5 && UNAVAILABLE_CLASSES.includes(code.slice(0, 2));
 }
+
+/** A unique constraint refused the statement (23505): with user_keys, a key another user holds. */
+export function isUniqueViolation(error: unknown): boolean {
+  return codeOf(error) === '23505';
+}

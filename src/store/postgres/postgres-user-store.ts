@@ -9,12 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import postgres, { type TransactionSql } from 'postgres';
 import { prefixUpperBound } from '../../users/canonical.js';
-import { displayNameKey, keysOf, type LookupKey, type User, type UserFields } from '../../users/user.js';
+import { displayNameKey, keysOf, type LookupKey, type UniqueKey, type User, type UserFields } from '../../users/user.js';
 import { KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
 import type { Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
 import { inFlightGate } from './in-flight-gate.js';
-import { isRetryable, isUnavailable } from './postgres-errors.js';
+import { isRetryable, isUnavailable, isUniqueViolation } from './postgres-errors.js';
 import { migratePostgres } from './postgres-migrations.js';
 
 export interface PostgresStoreOptions {
@@ -148,10 +148,41 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
 
   /** Inserts the user row and its keys; throws KeyConflictError (the caller's transaction or savepoint rolls back). */
   async function insertUser(tx: TransactionSql, user: User): Promise<void> {
-    const v = rowValues(user);
-    await tx`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
-      VALUES (${v.uid}, ${v.username}, ${v.email_address}, ${v.legacy_ids}, ${v.display_name}, ${v.display_name_key}, ${v.attributes}::text::json, ${v.created_at}, ${v.updated_at}, ${v.version})`;
+    await tx`${userRowInsert(user)}`;
     await insertKeys(tx, user);
+  }
+
+  /** The INSERT of the user's row, as a fragment of the statements that write it. */
+  function userRowInsert(user: User) {
+    const v = rowValues(user);
+    return sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
+      VALUES (${v.uid}, ${v.username}, ${v.email_address}, ${v.legacy_ids}, ${v.display_name}, ${v.display_name_key}, ${v.attributes}::text::json, ${v.created_at}, ${v.updated_at}, ${v.version})`;
+  }
+
+  /** Tries of a create whose key conflict vanished before it could be named (its holder let go). */
+  const CREATE_ATTEMPTS = 3;
+
+  /**
+   * Inserts the user and its keys in one statement: one round trip, committed on
+   * its own (the statement is its transaction), all or nothing. When a key is
+   * taken the statement fails as a whole; only then is the first taken key looked
+   * up, to name it in the KeyConflictError.
+   */
+  async function createUser(user: User): Promise<void> {
+    const entries = keysOf(user);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await sql`WITH inserted AS (${userRowInsert(user)} RETURNING uid)
+          INSERT INTO user_keys (key, value, uid)
+          SELECT t.k, t.v, inserted.uid FROM inserted, unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v)`;
+        return;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const taken = (await holdersOf(sql, user)).find((holder) => holder.key !== 'uid');
+        if (taken) throw new KeyConflictError(taken.key as UniqueKey);
+        if (attempt === CREATE_ATTEMPTS) throw error;
+      }
+    }
   }
 
   /** Writes `next` over the row of the same uid: its keys freed, then taken again. */
@@ -165,7 +196,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   }
 
   /** Who holds the user's uid and each of its keys, in key order. */
-  async function holdersOf(tx: TransactionSql, user: User): Promise<Holder[]> {
+  async function holdersOf(tx: TransactionSql | postgres.Sql, user: User): Promise<Holder[]> {
     const entries = keysOf(user);
     const rows = await tx<{ key: string; value: string; uid: string }[]>`
       SELECT 'uid' AS key, uid::text AS value, uid::text AS uid FROM users WHERE uid = ${user.uid}
@@ -204,12 +235,10 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
 
   return {
     async create(user) {
-      return run(() =>
-        sql.begin(async (tx) => {
-          await insertUser(tx, user);
-          return user;
-        }),
-      );
+      return run(async () => {
+        await createUser(user);
+        return user;
+      });
     },
 
     async importUsers(users: User[], onConflict: OnConflict, now: string) {
