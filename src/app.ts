@@ -7,7 +7,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import type { Config } from './config.js';
 import { createAccessControl } from './access-control.js';
 import { methodNotAllowed } from './allowed-methods.js';
@@ -52,9 +51,6 @@ export async function buildApp({ config, store }: AppOptions): Promise<FastifyIn
       // Requests are logged only through this serializer, which never copies headers or
       // bodies, so no redaction pass is needed (it cost a tenth of each access line).
       serializers: { req: serializeRequest },
-      // By default lines accumulate while a write is in flight and go out together, off the
-      // request path; pino flushes them at exit. LOG_SYNC=true writes each line before going on.
-      stream: pino.destination({ dest: 1, sync: config.logSync }),
     },
     // request-log.ts writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),

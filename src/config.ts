@@ -56,8 +56,6 @@ export interface Config {
   port: number;
   store: StoreConfig;
   logLevel: LogLevel;
-  /** Write each log line before going on (true), or in batches off the request path (false, default). */
-  logSync: boolean;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   /** Whole-request deadline, header deadline and idle keep-alive, in ms. */
@@ -252,7 +250,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     port: integer(env, 'PORT', 8080, 0, 65535),
     store: Object.freeze(storeConfig(env)),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    logSync: bool(env, 'LOG_SYNC'),
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 64 * 1024 * 1024),
     requestTimeoutMs,
     headersTimeoutMs,

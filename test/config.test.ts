@@ -23,12 +23,6 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.store));
   });
 
-  it('batches log writes unless LOG_SYNC=true', () => {
-    assert.equal(loadConfig({}).logSync, false);
-    assert.equal(loadConfig({ LOG_SYNC: 'true' }).logSync, true);
-    assert.equal(settingOf({ LOG_SYNC: 'yes' }), 'LOG_SYNC');
-  });
-
   it('selects the store from DATABASE_URL', () => {
     assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).store, { kind: 'sqlite', path: ':memory:', synchronous: 'FULL' });
     assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'NORMAL' }).store, { kind: 'sqlite', path: '/tmp/x.db', synchronous: 'NORMAL' });

@@ -3,7 +3,7 @@
  * the SHA-256 of each key. The token's hash is compared with every entry in
  * constant time, so neither the match nor its position leaks through timing.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyEntry } from '../config.js';
 import type { Credential, TokenVerifier } from './credential.js';
 
@@ -13,11 +13,11 @@ export function createApiKeyVerifier(entries: readonly ApiKeyEntry[]): TokenVeri
     credential: { id: entry.id, scopes: new Set(entry.scopes) } satisfies Credential,
   }));
   return (token) => {
-    const hash = createHash('sha256').update(token).digest();
+    const digest = hash('sha256', token, 'buffer');
     let found: Credential | undefined;
     for (const entry of known) {
       // Every entry is compared, whatever matched before.
-      if (timingSafeEqual(hash, entry.hash)) found = entry.credential;
+      if (timingSafeEqual(digest, entry.hash)) found = entry.credential;
     }
     return found;
   };

@@ -12,7 +12,6 @@ export const SETTINGS: readonly [env: string, help: string][] = [
   ['PG_STATEMENT_TIMEOUT_MS', 'PostgreSQL statement timeout (default 5000)'],
   ['PG_CONNECT_TIMEOUT_MS', 'PostgreSQL connect timeout (default 5000)'],
   ['LOG_LEVEL', 'fatal, error, warn, info (default), debug, trace or silent'],
-  ['LOG_SYNC', 'true: write each log line before going on (default false: batched)'],
   ['BODY_LIMIT', 'largest request body in bytes (default 65536)'],
   ['MAX_HEADER_BYTES', 'largest request head in bytes (default 16384)'],
   ['REQUEST_TIMEOUT_MS', 'time to receive a request (default 30000)'],
