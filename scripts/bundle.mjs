@@ -8,7 +8,11 @@
 // postgres, ioredis: each store still loads only its own driver, and dynamic
 // imports become chunks loaded on demand), @fastify/swagger-ui (it serves its
 // files from its own folder) and pino (its transports resolve worker files).
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+
+// Chunk names carry content hashes: start empty so no stale chunk is left behind.
+rmSync('dist/bundle', { recursive: true, force: true });
 
 await build({
   entryPoints: { server: 'src/server.ts' },

@@ -42,7 +42,7 @@ export function createMetrics(): Metrics {
       running,
       inFlight: new Gauge({
         name: 'user_store_operations_in_flight',
-        help: 'Store operations running now (connections in use)',
+        help: 'Store operations in progress, running or waiting for a connection',
         labelNames: ['operation'],
         registers: [registry],
         collect() {
@@ -91,8 +91,8 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics): UserSt
 /**
  * The response step counting and timing every response. The label children of
  * each (method, route, status) are kept: there are few (Node's parser knows a
- * fixed set of methods; routes are patterns), and resolving labels per response
- * hashes them every time.
+ * fixed set of methods; routes are patterns), and keeping them saves resolving
+ * and validating the labels per response.
  */
 export function createRequestMetrics(metrics: Metrics): ResponseStep {
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames: ['method', 'route', 'status'], registers: [metrics.registry] });

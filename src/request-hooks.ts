@@ -36,17 +36,19 @@ export function installRequestHooks(app: FastifyInstance, hooks: RequestHooks): 
   const onResponse = hooks.onResponse.filter((step) => step !== undefined);
   // Callback style: a request whose steps are all synchronous allocates no promise.
   app.addHook('onRequest', (request, reply, done) => {
+    // A step that throws or rejects with no Error still refuses the request: done(undefined) would let it through.
+    const fail = (error: unknown) => done(error instanceof Error ? error : new Error('a request step failed without an error'));
     const runFrom = (first: number): void => {
       for (let i = first; i < onRequest.length; i++) {
         let pending: void | Promise<void>;
         try {
           pending = (onRequest[i] as RequestStep)(request, reply);
         } catch (error) {
-          done(error as Error);
+          fail(error);
           return;
         }
         if (pending !== undefined) {
-          pending.then(() => runFrom(i + 1), done);
+          pending.then(() => runFrom(i + 1), fail);
           return;
         }
       }

@@ -57,5 +57,5 @@ function main(): void {
   });
 }
 
-// Run when started directly (`node dist/src/server.js`, npm start); the CLI imports serve() instead.
+// Run when started directly (`node dist/src/server.js`, or the bundle dist/bundle/server.mjs that npm start runs); the CLI imports serve() instead.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) main();

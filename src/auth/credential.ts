@@ -11,8 +11,10 @@ export interface Credential {
   scopes: ReadonlySet<Scope>;
 }
 
-/** Verifies a bearer token; resolves undefined for anything not acceptable. */
-/** Verifies a bearer token; a promise only when verification has to wait (a JWKS fetch). */
+/**
+ * Verifies a bearer token: undefined for anything not acceptable; a promise only
+ * when verification has to wait (a JWKS fetch).
+ */
 export type TokenVerifier = (token: string) => Credential | undefined | Promise<Credential | undefined>;
 
 declare module 'fastify' {

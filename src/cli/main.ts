@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `user-service`: the command-line entry (the package's bin). Commands: serve
- * (what `npm start` runs), migrate, import FILE, export, openapi. Every
+ * (what `npm start` runs, from the bundle), migrate, import FILE, export, openapi. Every
  * configuration setting is also an option (`--database-url` is DATABASE_URL);
  * `--help` works on every command.
  */
@@ -26,7 +26,7 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   serve: {
-    summary: 'run the HTTP service (what npm start runs)',
+    summary: 'run the HTTP service (npm start runs the same from the bundle)',
     usage: 'user-service serve [options]',
     options: {},
     async run({ env }) {

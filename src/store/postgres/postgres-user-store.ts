@@ -3,8 +3,10 @@
  * statements, a statement timeout, and synchronous_commit=on set explicitly on
  * every connection, so a returned write has been flushed to the WAL. The keys
  * table's primary key enforces uniqueness across every instance sharing the
- * database; keys are inserted with ON CONFLICT DO NOTHING so the conflicting key
- * is known without parsing error text, and the transaction then rolls back.
+ * database. The conflicting key is always named without parsing error text: a
+ * create is one statement, and when it fails on a unique key the taken key is
+ * looked up; updates and imports insert keys with ON CONFLICT DO NOTHING and roll
+ * back. At most PG_POOL_MAX operations reach the driver at once (in-flight-gate.ts).
  */
 import { randomBytes } from 'node:crypto';
 import postgres, { type TransactionSql } from 'postgres';
@@ -178,9 +180,12 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
         return;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        const taken = (await holdersOf(sql, user)).find((holder) => holder.key !== 'uid');
+        const holders = await holdersOf(sql, user);
+        // A uid clash is a defect (uids are fresh v7 uuids), not a conflict of the client's.
+        if (holders[0]?.key === 'uid') throw error;
+        const taken = holders.find((holder) => holder.key !== 'uid');
         if (taken) throw new KeyConflictError(taken.key as UniqueKey);
-        if (attempt === CREATE_ATTEMPTS) throw error;
+        if (attempt === CREATE_ATTEMPTS) throw new StoreUnavailableError({ cause: error });
       }
     }
   }
