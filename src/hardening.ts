@@ -21,7 +21,7 @@ type ParserError = Error & { code?: string; rawPacket?: unknown };
 const pathOfSocket = new WeakMap<Socket, string>();
 
 export function trackRequestPaths(server: { on(event: 'request', listener: (req: IncomingMessage) => void): unknown }): void {
-  server.on('request', (req) => pathOfSocket.set(req.socket, (req.url ?? '').split('?')[0] as string));
+  server.on('request', (req) => pathOfSocket.set(req.socket, pathOf(req.url ?? '')));
 }
 
 /** Method and path of the request line in what the parser had read, when they are printable. */
@@ -30,7 +30,7 @@ function requestLine(error: ParserError, socket: Socket): { method?: string; pat
   const line = raw.subarray(0, 4096).toString('latin1').split('\r\n', 1)[0] ?? '';
   const method = /^([A-Z]{1,20}) /.exec(line)?.[1];
   const target = /^[A-Z]{1,20} ([\x21-\x7e]{1,2048}) HTTP\/1\.[01]$/.exec(line)?.[1];
-  return { method, path: target === undefined ? (pathOfSocket.get(socket) ?? '') : (target.split('?')[0] as string) };
+  return { method, path: target === undefined ? (pathOfSocket.get(socket) ?? '') : pathOf(target) };
 }
 
 /**
