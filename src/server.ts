@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openStore } from './store/open-store.js';
+import { openStore, storeLocation } from './store/open-store.js';
+import { throttledWarning } from './observability/throttled-warning.js';
 
 export async function serve(config: Readonly<Config>): Promise<void> {
   let app: FastifyInstance | undefined;
@@ -35,8 +36,10 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 
-  const store = await openStore(config.store);
+  // Background work of the store (the feed's sequencer on PostgreSQL) retries by itself; its failures are logged, throttled.
+  const store = await openStore(config.store, { onBackgroundError: throttledWarning(() => app?.log, 'change feed: numbering new events failed; retrying') });
   app = await buildApp({ config, store });
+  app.log.info(storeLocation(config.store), 'store opened');
   await app.listen({ host: config.host, port: config.port });
 }
 

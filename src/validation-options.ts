@@ -1,8 +1,11 @@
 /**
  * The validator settings every schema is checked with: by the HTTP app (Fastify's
- * Ajv) and by the import command alike, so both accept exactly the same input.
+ * Ajv), by PATCH (which validates the patched user as a PUT body) and by the
+ * import command alike, so all accept exactly the same input.
  * CONTRACT §1: unknown fields are an error, never stripped; types are never coerced.
  */
+import { Ajv, type AnySchema } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { USER_FORMATS } from './users/user-formats.js';
 
 export const AJV_OPTIONS = {
@@ -16,3 +19,18 @@ export const AJV_OPTIONS = {
   // by test/users/schemas-valid.test.ts; compiling the meta-schema at every start cost ~10 ms.
   validateSchema: false,
 } as const;
+
+// ajv-formats is CommonJS: its function is the default export's default under NodeNext.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** One Ajv error, as far as the problem handler reads it. */
+export type ValidationError = NonNullable<ReturnType<Ajv['compile']>['errors']>[number];
+
+/** A validator of `schema` with the service's settings and formats: the errors, or undefined when `value` is valid. */
+export function compileValidator(schema: AnySchema): (value: unknown) => ValidationError[] | undefined {
+  const ajv = new Ajv({ ...AJV_OPTIONS, strict: false });
+  addFormats(ajv);
+  for (const [name, check] of Object.entries(USER_FORMATS)) ajv.addFormat(name, check);
+  const validate = ajv.compile(schema);
+  return (value) => (validate(value) ? undefined : (validate.errors ?? []));
+}

@@ -1,15 +1,16 @@
 /**
- * Authentication (CONTRACT §8) of `/users…` requests. It runs first, before the
- * body is read and before any lookup, so a 401 or 403 never depends on whether a
- * user exists. The service routes (/healthz, /readyz, /openapi.json, /docs) and
- * paths outside /users are public. The token is taken only from the Authorization
- * header, never from the query string.
+ * Authentication (CONTRACT §8) of a request to a route that needs a scope. The
+ * route decides whether a credential is needed and which scope (route-access.ts);
+ * nothing here looks at the URL. It runs before the body is read and before any
+ * lookup, so a 401 or 403 never depends on whether a user exists. The token is
+ * taken only from the Authorization header (one of them: admission refuses two),
+ * never from the query string.
  */
 import type { FastifyRequest } from 'fastify';
-import type { AuthConfig } from '../config.js';
-import { ProblemError } from '../problems.js';
+import type { AuthConfig, Scope } from '../config.js';
+import { ProblemError } from '../http/problems.js';
 import { createApiKeyVerifier } from './api-key-verifier.js';
-import { requiredScope, type Credential, type TokenVerifier } from './credential.js';
+import type { Credential, TokenVerifier } from './credential.js';
 import { createJwtVerifier } from './jwt-verifier.js';
 
 const REALM = 'Bearer realm="user-service"';
@@ -20,18 +21,13 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Every path under /users, routed or not: an unknown method or sub-path there is refused before it is answered. */
-function isProtected(request: FastifyRequest): boolean {
-  return request.url === '/users' || request.url.startsWith('/users/') || request.url.startsWith('/users?');
-}
-
 /**
  * Sets `request.credential` for a verified token (even one lacking the scope, so
  * the audit trail and the rate limiter can name it) and returns the 401/403
  * problem to answer with, if any. The caller decides when to throw it. The
  * answer is a promise only when the verifier has to wait (JWT with a remote key set).
  */
-export type Authenticator = (request: FastifyRequest) => Refusal | Promise<Refusal>;
+export type Authenticator = (request: FastifyRequest, scope: Scope) => Refusal | Promise<Refusal>;
 type Refusal = ProblemError | undefined;
 
 function verifierFor(auth: AuthConfig): TokenVerifier | undefined {
@@ -41,14 +37,13 @@ function verifierFor(auth: AuthConfig): TokenVerifier | undefined {
 }
 
 /** The outcome for a request that sent `token` (undefined: none) verified as `credential`. */
-function decide(request: FastifyRequest, token: string | undefined, credential: Credential | undefined): Refusal {
+function decide(request: FastifyRequest, scope: Scope, token: string | undefined, credential: Credential | undefined): Refusal {
   if (!credential) {
     // RFC 6750 §3: no error code when no credentials were sent; invalid_token otherwise.
     const challenge = token === undefined ? REALM : `${REALM}, error="invalid_token"`;
     return new ProblemError('unauthorized', 'Send a valid bearer token in the Authorization header.', {}, { 'www-authenticate': challenge });
   }
   request.credential = credential;
-  const scope = requiredScope(request.method);
   if (!credential.scopes.has(scope)) {
     const challenge = `${REALM}, error="insufficient_scope", scope="${scope}"`;
     return new ProblemError('forbidden', `This request needs the scope ${scope}.`, {}, { 'www-authenticate': challenge });
@@ -56,15 +51,16 @@ function decide(request: FastifyRequest, token: string | undefined, credential: 
   return undefined;
 }
 
-/** `undefined` with AUTH_MODE=none: every request is let through. */
+/** `undefined` with AUTH_MODE=none: no route asks for a credential. */
 export function createAuthenticator(auth: AuthConfig): Authenticator | undefined {
   const verify = verifierFor(auth);
   if (!verify) return undefined;
-  return (request) => {
-    if (!isProtected(request)) return undefined;
-    const token = bearerToken(request.headers.authorization);
-    if (token === undefined) return decide(request, token, undefined);
+  return (request, scope) => {
+    const header = request.headers.authorization;
+    const token = bearerToken(header);
+    // A header that is present but not a bearer token is an invalid credential, not a missing one.
+    if (token === undefined) return decide(request, scope, header, undefined);
     const credential = verify(token);
-    return credential instanceof Promise ? credential.then((verified) => decide(request, token, verified)) : decide(request, token, credential);
+    return credential instanceof Promise ? credential.then((verified) => decide(request, scope, token, verified)) : decide(request, scope, token, credential);
   };
 }

@@ -19,12 +19,7 @@ export type TokenVerifier = (token: string) => Credential | undefined | Promise<
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the authentication hook on routes that need it. */
+    /** Set by the authentication step on routes that need a scope (route-access.ts). */
     credential?: Credential;
   }
-}
-
-/** CONTRACT §8: `users:read` for GET and HEAD (and OPTIONS), `users:write` for every other method. */
-export function requiredScope(method: string): Scope {
-  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'users:read' : 'users:write';
 }

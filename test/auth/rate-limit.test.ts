@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { apiKeysFixture, type ApiKeysFixture } from '../helpers/auth-fixtures.js';
 import type { TestResponse } from '../helpers/http-client.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { REDIS_URL, redisSkipReason } from '../helpers/redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -61,6 +62,20 @@ describe('client addresses for the rate limit', () => {
     }
   }
 
+  it('a trusted proxy passing a value that is no address through: the connection\'s address is used, shared by all such requests', async () => {
+    const logs = captureLogs();
+    const server = await startTestServer({ env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_S: '60', TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info' }, app: { logStream: logs.stream } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await server.get('/users', { 'x-forwarded-for': `bob.secret${i}@victim.example` })).status);
+      assert.deepEqual(statuses, [200, 200, 429, 429], 'no bucket per made-up value');
+      assert.doesNotMatch(logs.text(), /victim\.example/, 'the made-up value is never logged');
+      assert.ok(logs.records().some((r) => r.req?.remoteAddress === '127.0.0.1'));
+    } finally {
+      await server.close();
+    }
+  });
+
   it('ignores X-Forwarded-For unless TRUST_PROXY names the proxy', async () => {
     assert.deepEqual(await distinctForwardedBudgets({}), [200, 200, 429, 429], 'spoofed addresses share the real one');
     assert.deepEqual(await distinctForwardedBudgets({ TRUST_PROXY: '127.0.0.1' }), [200, 200, 200, 200], 'a trusted proxy forwards real client addresses');
@@ -79,6 +94,19 @@ describe('rate limit and failed credentials', () => {
     } finally {
       await server.close();
       keys.cleanup();
+    }
+  });
+});
+
+describe('rate limit of requests no route answers', () => {
+  it('paths that are not valid percent-encoding, paths over the limit and unknown paths all count, and are limited', async () => {
+    const server = await startTestServer({ env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_S: '60' } });
+    try {
+      const statuses: number[] = [];
+      for (const path of ['/users/%zz', `/users/${'a'.repeat(2100)}`, '/nowhere', '/users/%zz', `/users/${'a'.repeat(2100)}`]) statuses.push((await server.get(path)).status);
+      assert.deepEqual(statuses, [400, 414, 404, 429, 429]);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -12,7 +12,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clientFor, type TestClient } from './http-client.js';
+import { clientFor, fetchDocument, type TestClient } from './http-client.js';
+import { forgetDocument, primeDocument } from './openapi-validator.js';
 
 /** The repository root: the nearest folder above this file holding package.json (works from test/ and dist/test/). */
 export const REPO_ROOT = (() => {
@@ -168,5 +169,8 @@ export async function startChildServer(options: ChildServerOptions = {}, timeout
     await handle.dispose();
     throw error;
   }
-  return Object.assign(handle, { port }, clientFor(`http://127.0.0.1:${port}`));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await primeDocument(baseUrl, await fetchDocument(baseUrl));
+  handle.process.once('exit', () => forgetDocument(baseUrl));
+  return Object.assign(handle, { port }, clientFor(baseUrl));
 }

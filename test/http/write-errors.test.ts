@@ -318,4 +318,13 @@ describeEachStore('POST /users errors', (store) => {
       assert.deepEqual(res.body, holder);
     });
   });
+
+  it('a body failing one rule thousands of times lists at most 100 errors and says how many more', async () => {
+    const body = newUser({ legacy_ids: Array.from({ length: 3000 }, (_, i) => ` bad${i}`) });
+    const res = await server.post('/users', body);
+    assertProblem(res, 400, 'validation-failed');
+    assert.equal(res.body.errors.length, 101);
+    assert.match(res.body.errors[100].detail, /^and \d+ more errors$/);
+    assert.ok(res.text.length < 64 * 1024, `${res.text.length} bytes`);
+  });
 });

@@ -4,7 +4,7 @@
  * address or other key value (the lookup path, which holds one, is not logged here).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ResponseStep } from './request-hooks.js';
+import type { ResponseStep } from '../http/request-steps.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const UID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -17,7 +17,8 @@ function uidOf(request: FastifyRequest, reply: FastifyReply): string | undefined
 }
 
 /** The response step writing the audit line of a write. */
-export const auditWrite: ResponseStep = (request, reply, route) => {
+export const auditWrite: ResponseStep = (request, reply, matched) => {
+  const route = matched.url;
   if (!WRITES.has(request.method) || route?.startsWith('/users') !== true) return;
   request.log.info(
     {

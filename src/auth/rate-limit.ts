@@ -7,13 +7,14 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimitConfig } from './config.js';
-import { ProblemError } from './problems.js';
+import type { RateLimitConfig } from '../config.js';
+import { clientAddress } from '../http/client-address.js';
+import { ProblemError } from '../http/problems.js';
 
 export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 function clientKey(request: FastifyRequest): string {
-  return request.credential ? `credential:${request.credential.id}` : `address:${request.ip}`;
+  return request.credential ? `credential:${request.credential.id}` : `address:${clientAddress(request)}`;
 }
 
 /** Registers the limiter's store and returns the check; it throws a 429 problem when the budget is spent. */

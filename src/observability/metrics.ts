@@ -7,8 +7,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ResponseStep } from './request-hooks.js';
-import type { UserStore } from './store/user-store.js';
+import { Type } from 'typebox';
+import { H, operationErrors, response } from '../http/openapi/responses.js';
+import type { ResponseStep } from '../http/request-steps.js';
+import type { UserStore } from '../store/user-store.js';
 
 export interface StoreMetrics {
   operation: Histogram<'operation' | 'outcome'>;
@@ -53,8 +55,13 @@ export function createMetrics(): Metrics {
   };
 }
 
-/** Wraps every store method with its timing; the store's behaviour is unchanged. */
-export function instrumentStore(store: UserStore, metrics: StoreMetrics): UserStore {
+/**
+ * Wraps every store method with its timing; the store's behaviour is unchanged.
+ * With `appended` (the change feed on), counts the events this instance's
+ * writes append, from their outcomes: a replace appends one when it changed the
+ * user, which the store marks by setting `updated_at` to the write's time.
+ */
+export function instrumentStore(store: UserStore, metrics: StoreMetrics, appended?: Counter<'type'>): UserStore {
   const timed = <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) => {
     const ok = metrics.operation.labels({ operation, outcome: 'ok' });
     const failed = metrics.operation.labels({ operation, outcome: 'error' });
@@ -75,15 +82,42 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics): UserSt
       }
     };
   };
+  const count = (type: 'created' | 'updated' | 'deleted', n = 1) => {
+    if (n > 0) appended?.inc({ type: `user.${type}` }, n);
+  };
   return {
-    create: timed('create', (user) => store.create(user)),
+    create: timed('create', async (user, pending) => {
+      const created = await store.create(user, pending);
+      count('created');
+      return created;
+    }),
     findByKey: timed('findByKey', (key, value) => store.findByKey(key, value)),
-    replace: timed('replace', (uid, fields, now, precondition) => store.replace(uid, fields, now, precondition)),
-    delete: timed('delete', (uid, precondition) => store.delete(uid, precondition)),
+    lookup: timed('lookup', (key, value) => store.lookup(key, value)),
+    replace: timed('replace', async (uid, change, now, precondition, pending) => {
+      const outcome = await store.replace(uid, change, now, precondition, pending);
+      if (outcome.status === 'ok' && outcome.value.updated_at === now) count('updated');
+      return outcome;
+    }),
+    delete: timed('delete', async (uid, precondition) => {
+      const outcome = await store.delete(uid, precondition);
+      if (outcome.status === 'ok') count('deleted');
+      return outcome;
+    }),
     search: timed('search', (page) => store.search(page)),
-    importUsers: timed('importUsers', (users, onConflict, now) => store.importUsers(users, onConflict, now)),
+    importUsers: timed('importUsers', async (users, onConflict, now, key) => {
+      const outcomes = await store.importUsers(users, onConflict, now, key);
+      count('created', outcomes.filter((o) => o.status === 'created').length);
+      count('updated', outcomes.filter((o) => o.status === 'updated').length);
+      return outcomes;
+    }),
     cursorKey: timed('cursorKey', () => store.cursorKey()),
+    findIdempotency: timed('findIdempotency', (scope, key, now) => store.findIdempotency(scope, key, now)),
+    saveIdempotency: timed('saveIdempotency', (record, now) => store.saveIdempotency(record, now)),
+    purgeIdempotency: timed('purgeIdempotency', (now, limit) => store.purgeIdempotency(now, limit)),
     ping: timed('ping', () => store.ping()),
+    // The feed has its own metrics (events appended, relay lag: src/events/feed-metrics.ts).
+    events: store.events,
+    leadership: (name) => store.leadership(name),
     close: () => store.close(),
   };
 }
@@ -104,7 +138,8 @@ export function createRequestMetrics(metrics: Metrics): ResponseStep {
     registers: [metrics.registry],
   });
   const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<'method' | 'route' | 'status'> }>();
-  return (request, reply, route) => {
+  return (request, reply, matched) => {
+    const route = matched.url;
     const id = `${request.method} ${route} ${reply.statusCode}`;
     let child = children.get(id);
     if (child === undefined) {
@@ -119,7 +154,17 @@ export function createRequestMetrics(metrics: Metrics): ResponseStep {
 
 /** Serves GET /metrics: the registry in Prometheus text format. */
 export function installMetricsRoute(app: FastifyInstance, metrics: Metrics): void {
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+  const schema = {
+    operationId: 'getMetrics',
+    summary: 'Prometheus metrics',
+    tags: ['service'],
+    response: {
+      200: response({ description: 'The metrics in Prometheus text format.', headers: [H.cacheControl], body: { schema: Type.String(), mediaType: metrics.registry.contentType } }),
+      ...operationErrors({ kind: 'probe' }),
+    },
+  };
+  // A probe: scrapers poll it without credentials. It holds route patterns and counts, never user data (docs/security.md).
+  app.get('/metrics', { config: { access: 'probe' }, schema }, async (_request, reply) =>
     reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()),
   );
 }

@@ -6,6 +6,9 @@
  * It never throws, because it runs while Fastify routes the request.
  */
 
+import type { FastifyRequest } from 'fastify';
+import { ProblemError } from './problems.js';
+
 /** Why the query could not be parsed, when it could not. Not enumerable, so schemas never see it. */
 export const MALFORMED_QUERY = Symbol('malformed query');
 
@@ -35,4 +38,25 @@ export function parseQueryString(text: string): ParsedQuery {
     query[name] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
   }
   return query;
+}
+
+/** Plain decimal, as integer parameters must be written: no sign, no leading zero, no exponent, at most 15 digits. */
+const DECIMAL = /^(0|[1-9][0-9]{0,14})$/;
+
+/**
+ * A route's preValidation: a query the parser could not read is a 400 before the
+ * schema sees it. The `integers` are integers in the route's schema; they arrive
+ * as text, and only plain decimal text becomes a number (anything else stays text
+ * and fails the schema, so `007`, `+7` and `1e2` are refused).
+ */
+export function wellFormedQuery(integers: readonly string[]) {
+  return async function wellFormed(request: FastifyRequest): Promise<void> {
+    const query = request.query as ParsedQuery;
+    const malformed = query[MALFORMED_QUERY];
+    if (malformed !== undefined) throw new ProblemError('invalid-query', `The query string is malformed: ${malformed}.`);
+    for (const name of integers) {
+      const value = query[name];
+      if (typeof value === 'string' && DECIMAL.test(value)) (query as Record<string, unknown>)[name] = Number(value);
+    }
+  };
 }

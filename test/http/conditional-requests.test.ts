@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../src/conditional-requests.js';
+import { ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../../src/http/conditional-requests.js';
 
 describe('conditional request headers (RFC 9110 §13.1)', () => {
   it('parses lists of tags, weak tags and *', () => {

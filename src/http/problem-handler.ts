@@ -1,0 +1,233 @@
+/**
+ * The one place where errors become responses. Every error answer is an RFC 9457
+ * problem document with `Cache-Control: no-store`. Expected errors keep their
+ * problem type; anything unexpected is logged in full (with the request id) and
+ * answered as `internal-error` without its message, stack, SQL or driver text.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PROBLEM_CONTENT_TYPE, ProblemError, problemDocument, type ProblemItem, type ProblemType } from './problems.js';
+import { pointerToken } from '../json-pointer.js';
+import { serializeError } from '../observability/error-log.js';
+import type { RequestStep } from './request-steps.js';
+import { StoreUnavailableError } from '../store/store-errors.js';
+
+/** Seconds a client should wait before retrying while the store is down. */
+const STORE_RETRY_AFTER_S = '1';
+
+const READ_ONLY_FIELDS = new Set(['uid', 'created_at', 'updated_at', 'version']);
+
+export interface AjvError {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  /** With `verbose`: the keyword's value (for `not`, the schema that must not hold). */
+  schema?: unknown;
+  /** With `verbose`: the value that failed. */
+  data?: unknown;
+  parentSchema?: { description?: string };
+}
+
+function bodyItem(e: AjvError): ProblemItem | undefined {
+  // Branch failures of a union are summarised by the union's own error.
+  if (e.schemaPath.includes('/anyOf/')) return undefined;
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const name = String(e.params.additionalProperty);
+      const pointer = `${e.instancePath}/${pointerToken(name)}`;
+      const detail = e.instancePath === '' && READ_ONLY_FIELDS.has(name) ? 'is read-only; the service assigns it' : 'is not a known field';
+      return { pointer, detail };
+    }
+    case 'required':
+      return { pointer: `${e.instancePath}/${pointerToken(String(e.params.missingProperty))}`, detail: 'is required' };
+    case 'format':
+    case 'anyOf':
+      return { pointer: e.instancePath, detail: `is not valid: ${e.parentSchema?.description ?? `expected format ${String(e.params.format)}`}` };
+    case 'type':
+      return { pointer: e.instancePath, detail: `must be of type ${String(e.params.type)}` };
+    case 'not': {
+      // The schemas use `not` only as "these members must not all be present" (legacy_id and legacy_ids).
+      const [first, ...others] = ((e.schema as { required?: string[] } | undefined)?.required ?? []).map(String);
+      if (first !== undefined) return { pointer: `${e.instancePath}/${pointerToken(first)}`, detail: `cannot be sent together with ${others.join(', ')}` };
+      return { pointer: e.instancePath, detail: 'is not valid' };
+    }
+    default:
+      return { pointer: e.instancePath, detail: e.message ?? 'is not valid' };
+  }
+}
+
+function queryItem(e: AjvError): ProblemItem {
+  if (e.keyword === 'additionalProperties') return { parameter: String(e.params.additionalProperty), detail: 'is not a known parameter' };
+  const parameter = e.instancePath.slice(1);
+  if (e.keyword === 'type' && Array.isArray(e.data)) return { parameter, detail: 'must be given once' };
+  if (e.keyword === 'minLength') return { parameter, detail: 'must not be empty' };
+  return { parameter, detail: `is not valid: ${e.parentSchema?.description ?? e.message ?? 'see the OpenAPI document'}` };
+}
+
+/** The `errors` entries (JSON pointers) of a failed body validation. */
+export function bodyValidationItems(errors: AjvError[]): ProblemItem[] {
+  return errors.map(bodyItem).filter((item): item is ProblemItem => item !== undefined);
+}
+
+/** Most `errors` items a problem lists: a hostile body can fail one rule thousands of times. */
+const MAX_ERROR_ITEMS = 100;
+
+/** The items a problem lists, the last saying how many more there were. */
+export function listedItems(items: ProblemItem[]): ProblemItem[] {
+  if (items.length <= MAX_ERROR_ITEMS) return items;
+  return [...items.slice(0, MAX_ERROR_ITEMS), { pointer: '', detail: `and ${items.length - MAX_ERROR_ITEMS} more errors` }];
+}
+
+/** Maps a request-validation failure to its problem. */
+function validationProblem(error: FastifyError): ProblemError {
+  const errors = (error.validation ?? []) as unknown as AjvError[];
+  if (error.validationContext === 'querystring') {
+    const items = listedItems(errors.map(queryItem));
+    return new ProblemError('invalid-query', describe(items), { errors: items });
+  }
+  const items = listedItems(bodyValidationItems(errors));
+  return new ProblemError('validation-failed', describe(items), { errors: items });
+}
+
+export function describe(items: ProblemItem[]): string {
+  return items.map((item) => `${'pointer' in item ? item.pointer || '(body)' : item.parameter} ${item.detail}`).join('; ');
+}
+
+/** Fastify's own client errors, by code, with a detail that names no internals. */
+const FRAMEWORK_PROBLEMS: Record<string, [ProblemType, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported-media-type', 'The Content-Type header is not a valid media type.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['payload-too-large', 'The body exceeds the configured limit.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['malformed-request', 'Content-Length does not match the body.'],
+  FST_ERR_BAD_URL: ['malformed-request', 'The path is not valid percent-encoded UTF-8.'],
+  FST_ERR_MAX_PARAM_LENGTH: ['uri-too-long', 'A path segment is longer than the limit.'],
+};
+
+/**
+ * Other client errors a plugin raises with a status (the docs page's static
+ * files: a path outside its folder is a 403, a missing file a 404). Answered by
+ * status with a fixed problem type; a path that may not be served is
+ * indistinguishable from one that does not exist.
+ */
+const CLIENT_ERROR_PROBLEMS: Record<number, [ProblemType, string]> = {
+  400: ['malformed-request', 'The request could not be parsed.'],
+  403: ['not-found', 'No resource exists at this path.'],
+  404: ['not-found', 'No resource exists at this path.'],
+  412: ['precondition-failed', 'A precondition of the request did not hold.'],
+  413: ['payload-too-large', 'The body exceeds the configured limit.'],
+  415: ['unsupported-media-type', 'The body is not in a media type this route accepts.'],
+};
+const OTHER_CLIENT_ERROR: [ProblemType, string] = ['malformed-request', 'The request cannot be served as sent.'];
+
+export function storeUnavailableProblem(): ProblemError {
+  return new ProblemError('store-unavailable', 'The user store cannot be reached; retry shortly.', {}, { 'retry-after': STORE_RETRY_AFTER_S });
+}
+
+/** Turns any error into the problem it is answered with; `undefined` for an unexpected one. */
+export function toProblem(error: unknown): ProblemError | undefined {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof StoreUnavailableError) return storeUnavailableProblem();
+  const e = error as FastifyError;
+  if (e?.validation) return validationProblem(e);
+  const known = e?.code ? FRAMEWORK_PROBLEMS[e.code] : undefined;
+  if (known) return new ProblemError(known[0], known[1]);
+  const status = e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const [type, detail] = CLIENT_ERROR_PROBLEMS[status] ?? OTHER_CLIENT_ERROR;
+    return new ProblemError(type, detail);
+  }
+  return undefined;
+}
+
+/** The `instance` of a problem: the request's path, without its query. */
+function instanceOf(request: FastifyRequest): string {
+  const url = request.raw.url ?? request.url;
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/**
+ * Answers `problem`. Every problem names its request id, also when it is raised
+ * before any request step ran. A problem sent before the request's body was
+ * received (a refusal in a request step) closes the connection: otherwise it
+ * would stay open for a body nobody will read, and a graceful stop would wait for it.
+ */
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ProblemError): FastifyReply {
+  if (!request.raw.complete) reply.header('connection', 'close');
+  const { status, headers, body } = problemResponse(request, problem);
+  return reply.code(status).header('x-request-id', request.id).headers(headers).send(body);
+}
+
+/** The status, headers and body a problem is answered with (also what an Idempotency-Key keeps of it). */
+export function problemResponse(request: FastifyRequest, problem: ProblemError): { status: number; headers: Record<string, string>; body: string } {
+  const document = problemDocument(problem.problemType, problem.detail, instanceOf(request), problem.extras);
+  return {
+    status: problem.status,
+    headers: { ...problem.headers, 'cache-control': 'no-store', 'content-type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8` },
+    body: JSON.stringify(document),
+  };
+}
+
+/** How often a 5xx caused by an outage is logged, per problem type: once per window, with the count suppressed. */
+const OUTAGE_LOG_WINDOW_MS = 10_000;
+
+/** An outage's cause as a warning shows it: type, code and message down its causes, no stack. */
+function describeCause(error: unknown): Record<string, unknown> {
+  const { stack: _stack, cause, ...rest } = serializeError(error);
+  return cause === undefined ? rest : { ...rest, cause: describeCause((error as { cause?: unknown }).cause) };
+}
+
+export interface ProblemHandlers {
+  /** Turns any error into its problem response; also Fastify's `frameworkErrors`. */
+  handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  /**
+   * Installs the error and not-found handlers. A request no route matched runs no
+   * route's steps; `notFoundStep` (admission and the rate limit) runs for it before the 404.
+   */
+  install(app: FastifyInstance, notFoundStep?: RequestStep): void;
+}
+
+export function createProblemHandlers(): ProblemHandlers {
+  // Per problem type: when its cause was last logged, and how many were not logged since.
+  const lastLogged = new Map<ProblemType, { at: number; suppressed: number }>();
+
+  /**
+   * A client's mistake is not the service's: nothing is logged (clients must not be
+   * able to fill the log). A 5xx caused by an outage (the store or the key set is
+   * unreachable) is logged as a warning naming the cause, without a stack, at most
+   * once per window per type, however many requests it refuses.
+   */
+  function warnOutage(request: FastifyRequest, problem: ProblemError, cause: unknown): void {
+    const now = Date.now();
+    const last = lastLogged.get(problem.problemType);
+    if (last !== undefined && now - last.at < OUTAGE_LOG_WINDOW_MS) {
+      last.suppressed++;
+      return;
+    }
+    lastLogged.set(problem.problemType, { at: now, suppressed: 0 });
+    request.log.warn({ cause: describeCause(cause), ...(last?.suppressed ? { suppressed: last.suppressed } : {}) }, problem.detail);
+  }
+
+  function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const problem = toProblem(error);
+    if (problem) {
+      const cause = error instanceof ProblemError ? error.cause : error;
+      if (problem.status >= 500 && cause !== undefined) warnOutage(request, problem, cause);
+      return sendProblem(request, reply, problem);
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendProblem(request, reply, new ProblemError('internal-error', `The request failed; quote request id ${request.id} to an operator.`));
+  }
+
+  return {
+    handleError,
+    install(app, notFoundStep) {
+      app.setErrorHandler(handleError);
+      const notFound = () => new ProblemError('not-found', 'No resource exists at this path.');
+      app.setNotFoundHandler(async (request, reply) => {
+        await notFoundStep?.(request, reply);
+        return sendProblem(request, reply, notFound());
+      });
+    },
+  };
+}
