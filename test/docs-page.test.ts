@@ -10,12 +10,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
+import { apiKeysFixture, type ApiKeysFixture } from './helpers/auth-fixtures.js';
 import { REPO_ROOT } from './helpers/child-server.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is not installed (apt-get install chromium)`;
 if (skip && process.env.CI === 'true') throw new Error(`CI requires Chromium: ${skip}`);
+
+/** Debian's Chromium, headless, with nothing that would reach out to the network. */
+function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
 
 describe('the /docs page in Chromium', skip ? { skip } : {}, () => {
   let server: TestServer;
@@ -26,10 +35,7 @@ describe('the /docs page in Chromium', skip ? { skip } : {}, () => {
     const created = await server.post('/users', { username: 'alice', email_address: 'Alice.Liddell@example.com', legacy_ids: ['crm:77'], display_name: 'Alice Liddell' });
     assert.equal(created.status, 201);
     profile = mkdtempSync(join(tmpdir(), 'user-service-chromium-'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -64,5 +70,45 @@ describe('the /docs page in Chromium', skip ? { skip } : {}, () => {
     const path = process.env.SAVE_SCREENSHOT === '1' ? join(REPO_ROOT, 'docs', 'docs-page.png') : join(profile, 'docs-page.png');
     await page.screenshot({ path, fullPage: false });
     assert.ok(existsSync(path));
+  });
+});
+
+describe('the /docs page with authentication on', skip ? { skip } : {}, () => {
+  let keys: ApiKeysFixture;
+  let server: TestServer;
+  let browser: Browser;
+  before(async () => {
+    keys = apiKeysFixture();
+    server = await startTestServer({ env: { AUTH_MODE: 'api-key', API_KEYS_FILE: keys.file } });
+    const created = await server.post('/users', { username: 'bob', email_address: 'bob@example.com' }, { authorization: `Bearer ${keys.keys.admin}` });
+    assert.equal(created.status, 201);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    keys.cleanup();
+  });
+
+  it('authorizes with a bearer token and sends it: a lookup tried from the page returns the user', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    const sent: (string | undefined)[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/users/username')) sent.push(request.headers().authorization);
+    });
+    await page.goto(`${server.baseUrl}/docs/`, { waitUntil: 'networkidle' });
+    await page.locator('button.authorize').first().click();
+    await page.locator('.modal-ux input').first().fill(keys.keys.reader);
+    await page.locator('.modal-ux button.authorize').click();
+    await page.locator('.modal-ux button.btn-done').click();
+
+    const lookup = page.locator('.opblock-get').filter({ has: page.locator('.opblock-summary-path', { hasText: /^\/users\/\{ref\}$/ }) }).first();
+    await lookup.locator('.opblock-summary').click();
+    await lookup.locator('input[placeholder="ref"]').fill('username:bob');
+    await lookup.locator('button.execute').click();
+    const body = lookup.locator('.live-responses-table .response-col_description .highlight-code', { hasText: '"uid"' }).first();
+    await body.waitFor();
+    assert.match(await body.innerText(), /"username": "bob"/);
+    assert.deepEqual(sent, [`Bearer ${keys.keys.reader}`]);
   });
 });

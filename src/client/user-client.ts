@@ -1,40 +1,46 @@
 /**
  * A typed client for the user service, for TypeScript services that call it.
- * Its types come from the same TypeBox schemas that validate the server's
- * requests and serialise its responses (type-only imports: no runtime
- * dependency beyond the platform's fetch). Errors are thrown as
- * UserServiceError carrying the server's RFC 9457 problem document.
+ * Its types are generated from the service's OpenAPI document
+ * (openapi-types.ts, `npm run generate:client-types`; a test fails when they
+ * drift), and it keeps an API of its own: lookup by key, search as an async
+ * iterator, typed problems, and the entity tag, location and next-page link of
+ * each answer. No runtime dependency beyond the platform's fetch.
  */
-import type { Static } from 'typebox';
-import type { LookupKey } from '../users/user.js';
-import type { CreateUserBody, ReplaceUserBody, SearchQuery, UserResource } from '../users/user-schemas.js';
+import type { components, operations } from './openapi-types.js';
 
-export type User = Static<typeof UserResource>;
-export type NewUser = Static<typeof CreateUserBody>;
-export type UserReplacement = Static<typeof ReplaceUserBody>;
-export type SearchFilters = Omit<Static<typeof SearchQuery>, 'limit' | 'cursor'> & { limit?: number };
-export type { LookupKey };
+export type User = components['schemas']['User'];
+export type NewUser = components['schemas']['UserCreate'];
+export type UserReplacement = components['schemas']['UserReplacement'];
+export type UserPatch = components['schemas']['UserPatch'];
+/** The service's problem document; `about:blank` when something in between (a proxy) answered with no problem document. */
+export type Problem = Omit<components['schemas']['Problem'], 'type'> & { type: components['schemas']['Problem']['type'] | 'about:blank' };
+export type SearchFilters = Omit<NonNullable<operations['searchUsers']['parameters']['query']>, 'cursor'>;
 
-/** A user as read, with the entity tag to send back in `ifMatch`. */
+/** The keys a user can be looked up by. */
+export type LookupKey = 'uid' | 'username' | 'email_address' | 'legacy_id';
+
+/** A user as read or written, with the entity tag to send back in `ifMatch` and its canonical path. */
 export interface TaggedUser {
   user: User;
   etag: string;
+  /** `/users/{uid}`: the `Location` of a create, the `Content-Location` otherwise. */
+  location: string;
 }
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance: string;
-  errors?: { pointer?: string; parameter?: string; detail: string }[];
-  key?: string;
+/** One page of a search, and the URL of the next one (`Link: rel="next"`), if more follow. */
+export interface SearchPage {
+  users: User[];
+  next?: string;
 }
 
 export class UserServiceError extends Error {
   readonly status: number;
   readonly type: string;
-  constructor(readonly problem: Problem) {
+  constructor(
+    readonly problem: Problem,
+    /** The answer's Retry-After, in seconds, when it had one. */
+    readonly retryAfterS?: number,
+  ) {
     super(`${problem.status} ${problem.title}: ${problem.detail}`);
     this.name = 'UserServiceError';
     this.status = problem.status;
@@ -49,11 +55,30 @@ export interface UserClientOptions {
   token?: string | (() => string | Promise<string>);
   /** Defaults to the global fetch. */
   fetch?: typeof fetch;
+  /**
+   * How often a create or patch is retried after a network error or a 503 (default 3),
+   * with the same Idempotency-Key, so a retry never writes twice.
+   */
+  retries?: number;
+  /** Milliseconds before the first retry, doubling each time (default 200); a 503's Retry-After wins when longer. */
+  retryDelayMs?: number;
 }
 
 export interface WriteOptions {
   /** Only write if the user is still at this entity tag (else a 412 UserServiceError). */
   ifMatch?: string;
+}
+
+export interface IdempotentWriteOptions extends WriteOptions {
+  /** The Idempotency-Key (default: a new random UUID per call, reused by its retries). */
+  idempotencyKey?: string;
+}
+
+/** A failure that a retry with the same Idempotency-Key may get past. */
+function isRetryable(error: unknown): boolean {
+  if (error instanceof UserServiceError) return error.status === 503 || (error.status === 409 && error.type === '/problems/idempotency-key-in-use');
+  // fetch rejects with a TypeError when the connection fails or breaks.
+  return error instanceof TypeError;
 }
 
 /** The `rel="next"` target of a Link header (RFC 8288), if any. */
@@ -69,6 +94,8 @@ export function nextLink(header: string | null): string | undefined {
 export function createUserClient(options: UserClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
+  const retries = options.retries ?? 3;
+  const retryDelayMs = options.retryDelayMs ?? 200;
 
   async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
     const token = typeof options.token === 'function' ? await options.token() : options.token;
@@ -76,7 +103,7 @@ export function createUserClient(options: UserClientOptions) {
       method,
       headers: {
         accept: 'application/json, application/problem+json',
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(body !== undefined ? { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' } : {}),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...headers,
       },
@@ -90,21 +117,61 @@ export function createUserClient(options: UserClientOptions) {
     } catch {
       problem = { type: 'about:blank', title: response.statusText, status: response.status, detail: text.slice(0, 200), instance: new URL(url).pathname };
     }
-    throw new UserServiceError(problem);
+    throw new UserServiceError(problem, Number(response.headers.get('retry-after')) || undefined);
+  }
+
+  /**
+   * A write that is safe to repeat: it carries an Idempotency-Key (the caller's or
+   * a new UUID) and is sent again, with the same key, after a network error or a
+   * 503, so a response lost on the way never turns into a second write.
+   */
+  async function idempotent(method: string, url: string, body: unknown, headers: Record<string, string>, key: string = crypto.randomUUID()): Promise<Response> {
+    const withKey = { ...headers, 'idempotency-key': `"${key.replace(/["\\]/g, '\\$&')}"` };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call(method, url, body, withKey);
+      } catch (error) {
+        if (attempt >= retries || !isRetryable(error)) throw error;
+        const retryAfterMs = error instanceof UserServiceError && error.retryAfterS !== undefined ? error.retryAfterS * 1000 : 0;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(retryDelayMs * 2 ** attempt, retryAfterMs)));
+      }
+    }
   }
 
   /** A path under baseUrl, keeping its path prefix. */
   const at = (path: string) => `${base}${path}`;
 
   async function tagged(response: Response): Promise<TaggedUser> {
-    return { user: (await response.json()) as User, etag: response.headers.get('etag') ?? '' };
+    const user = (await response.json()) as User;
+    const headers = response.headers;
+    return { user, etag: headers.get('etag') ?? '', location: headers.get('location') ?? headers.get('content-location') ?? `/users/${user.uid}` };
   }
 
   const ifMatch = (o?: WriteOptions): Record<string, string> => (o?.ifMatch ? { 'if-match': o.ifMatch } : {});
 
+  async function* pages(filters: SearchFilters = {}): AsyncGenerator<SearchPage, void, undefined> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(filters)) if (value !== undefined) query.set(name, String(value));
+    let url: string | undefined = at(`/users${query.size > 0 ? `?${query}` : ''}`);
+    while (url !== undefined) {
+      const response: Response = await call('GET', url);
+      const users = (await response.json()) as User[];
+      const link = nextLink(response.headers.get('link'));
+      const next: string | undefined = link === undefined ? undefined : new URL(link, url).toString();
+      yield next === undefined ? { users } : { users, next };
+      url = next;
+    }
+  }
+
   return {
-    async create(user: NewUser): Promise<TaggedUser> {
-      return tagged(await call('POST', at('/users'), user));
+    /** POST /users: `location` is the new user's canonical path. Retried safely (see `retries`). */
+    async create(user: NewUser, options?: Pick<IdempotentWriteOptions, 'idempotencyKey'>): Promise<TaggedUser> {
+      return tagged(await idempotent('POST', at('/users'), user, {}, options?.idempotencyKey));
+    },
+
+    /** PATCH /users/{uid} with a JSON Merge Patch: `null` removes a field or attribute. Retried safely (see `retries`). */
+    async patch(uid: string, patch: UserPatch, options?: IdempotentWriteOptions): Promise<TaggedUser> {
+      return tagged(await idempotent('PATCH', at(`/users/${encodeURIComponent(uid)}`), patch, ifMatch(options), options?.idempotencyKey));
     },
 
     async get(uid: string): Promise<TaggedUser> {
@@ -124,17 +191,12 @@ export function createUserClient(options: UserClientOptions) {
       await call('DELETE', at(`/users/${encodeURIComponent(uid)}`), undefined, ifMatch(options));
     },
 
+    /** Search page by page: each page's users and the link to the next. */
+    pages,
+
     /** Every matching user, in uid order, fetching pages as the iteration needs them (following Link: rel="next"). */
     async *search(filters: SearchFilters = {}): AsyncGenerator<User, void, undefined> {
-      const query = new URLSearchParams();
-      for (const [name, value] of Object.entries(filters)) if (value !== undefined) query.set(name, String(value));
-      let url: string | undefined = at(`/users${query.size > 0 ? `?${query}` : ''}`);
-      while (url !== undefined) {
-        const response: Response = await call('GET', url);
-        yield* (await response.json()) as User[];
-        const next = nextLink(response.headers.get('link'));
-        url = next === undefined ? undefined : new URL(next, url).toString();
-      }
+      for await (const page of pages(filters)) yield* page.users;
     },
   };
 }

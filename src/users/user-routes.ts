@@ -3,42 +3,44 @@
  * translate headers to and from the service and set the contract's headers.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LOOKUP } from '../allowed-methods.js';
-import { ifMatchHolds, ifNoneMatchMatches } from '../conditional-requests.js';
-import { sendProblem } from '../problem-handler.js';
-import { problemResponses } from '../problem-schema.js';
-import { ProblemError } from '../problems.js';
-import { MALFORMED_QUERY, type ParsedQuery } from '../query-string.js';
-import type { Precondition } from '../store/user-store.js';
+import { ifMatchHolds, ifNoneMatchMatches } from '../http/conditional-requests.js';
+import { allowHeader, registerMethodNotAllowed } from '../http/method-not-allowed.js';
+import { sendProblem } from '../http/problem-handler.js';
+import { ProblemError } from '../http/problems.js';
+import { wellFormedQuery } from '../http/query-string.js';
+import type { Precondition, StoredResponse } from '../store/user-store.js';
+import type { Idempotency } from '../http/idempotency.js';
 import type { User } from './user.js';
 import { etagOf } from './user-etag.js';
 import { assertStorableBody } from './user-input.js';
-import { isKeyRef } from './user-ref.js';
-import { CreateUserBody, ReplaceUserBody, SearchQuery, UserList, UserRefParams, UserResourceRef } from './user-schemas.js';
+import { isKeyRef, loggableRef } from './user-ref.js';
+import { createSchema, deleteSchema, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, patchSchema, readSchema, replaceSchema, searchSchema } from './user-route-schemas.js';
 import type { UserService } from './user-service.js';
-
-const NotModified = Type.Null({ description: 'Not Modified: the If-None-Match tag is current.' });
-const Deleted = Type.Null({ description: 'Deleted; no body.' });
+import { FEED_POSITION } from '../events/event-schemas.js';
 
 const canonicalPath = (user: User) => `/users/${user.uid}`;
+
+/** Methods of `/users/{uid}`; the lookup path `/users/{key}:{value}` is read-only (seed §4 rule 5, also for `uid:`). */
+const CANONICAL_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'];
+const LOOKUP_ALLOW = allowHeader(['GET', 'HEAD']);
+/** RFC 5789 §3.1: where PATCH is allowed, the formats it takes are advertised, also in the 405 that answers OPTIONS. */
+const MERGE_PATCH = 'application/merge-patch+json';
+const CANONICAL_HEADERS = { allow: allowHeader(CANONICAL_METHODS), 'accept-patch': MERGE_PATCH };
+const allowOfRef = (request: FastifyRequest) => (isKeyRef((request.params as { ref: string }).ref) ? { allow: LOOKUP_ALLOW } : CANONICAL_HEADERS);
 
 /** PUT and DELETE exist only on the canonical path: 405 on `/users/{key}:{value}`. */
 function onlyCanonical(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   const { ref } = request.params as { ref: string };
   if (isKeyRef(ref)) {
-    sendProblem(request, reply, new ProblemError('method-not-allowed', `${request.method} exists only on /users/{uid}.`, {}, { allow: LOOKUP }));
+    sendProblem(request, reply, new ProblemError('method-not-allowed', `${request.method} exists only on /users/{uid}.`, {}, { allow: LOOKUP_ALLOW }));
     return;
   }
   done();
 }
 
-/** A query the parser could not read is a 400 before the schema sees it. */
-async function wellFormedQuery(request: FastifyRequest): Promise<void> {
-  const malformed = (request.query as ParsedQuery)[MALFORMED_QUERY];
-  if (malformed !== undefined) throw new ProblemError('invalid-query', `The query string is malformed: ${malformed}.`);
-}
+/** Logs show a uid, or a lookup's key name, never a lookup value (observability/request-log.ts). */
+const refRoute = { logPath: (params: Record<string, string>) => `/users/${loggableRef(params.ref ?? '')}` };
 
 async function storableBody(request: FastifyRequest): Promise<void> {
   assertStorableBody(request.body);
@@ -53,42 +55,54 @@ function representationHeaders(reply: FastifyReply, user: User): FastifyReply {
   return reply.header('etag', etagOf(user)).header('content-location', canonicalPath(user)).header('cache-control', 'no-cache');
 }
 
+/** The answer to a write, as sent and as an Idempotency-Key keeps it. */
+function userResponse(status: number, user: User, extra: Record<string, string> = {}): StoredResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', etag: etagOf(user), 'content-location': canonicalPath(user), 'cache-control': 'no-cache', ...extra },
+    body: JSON.stringify(user),
+  };
+}
+
 /** `GET /users?…` URL of the next page: the same filters and limit, the new cursor. */
-function nextPageUrl(query: Record<string, string | undefined>, cursor: string): string {
+function nextPageUrl(query: Record<string, string | number | undefined>, cursor: string): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (name !== 'cursor' && value !== undefined) params.set(name, value);
+  for (const [name, value] of Object.entries(query)) if (name !== 'cursor' && value !== undefined) params.set(name, String(value));
   params.set('cursor', cursor);
   // URLSearchParams writes a space as '+'; '%20' reads the same and is unambiguous to every client.
   return `/users?${params.toString().replace(/\+/g, '%20')}`;
 }
 
-export const userRoutes: FastifyPluginAsyncTypebox<{ service: UserService }> = async (app, { service }) => {
-  app.post(
-    '/users',
-    { schema: { body: CreateUserBody, response: { 201: UserResourceRef, ...problemResponses(400, 401, 403, 409, 413, 415, 429, 503) } }, preValidation: storableBody },
-    async (request, reply) => {
-      const user = await service.create(request.body);
-      return representationHeaders(reply.code(201), user).header('location', canonicalPath(user)).send(user);
-    },
+export interface UserRoutesOptions {
+  service: UserService;
+  idempotency: Idempotency;
+}
+
+export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (app, { service, idempotency }) => {
+  app.post('/users', { config: { access: 'users:write', requestHeaders: IDEMPOTENCY_KEY }, schema: createSchema, preValidation: storableBody }, async (request, reply) =>
+    idempotency.run(request, reply, {
+      path: '/users',
+      execute: (pending) => service.create(request.body, pending),
+      respond: (user) => userResponse(201, user, { location: canonicalPath(user) }),
+    }),
   );
 
-  const searchSchema = { querystring: SearchQuery, response: { 200: UserList, ...problemResponses(400, 401, 403, 429, 503) } };
-  app.get('/users', { schema: searchSchema, preValidation: wellFormedQuery }, async (request, reply) => {
-    const { users, nextCursor } = await service.search(request.query);
+  app.get('/users', { config: { access: 'users:read' }, schema: searchSchema, preValidation: wellFormedQuery(['limit']) }, async (request, reply) => {
+    const { users, nextCursor, position } = await service.search(request.query);
     if (nextCursor !== undefined) reply.header('link', `<${nextPageUrl(request.query, nextCursor)}>; rel="next"`);
-    return reply.header('cache-control', 'no-cache').send(users);
+    return reply.header('cache-control', 'no-cache').header(FEED_POSITION, String(position)).send(users);
   });
 
-  const readSchema = { params: UserRefParams, response: { 200: UserResourceRef, 304: NotModified, ...problemResponses(400, 401, 403, 404, 429, 503) } };
   // GET and HEAD share one route: Fastify's automatic HEAD route would give a 304 a Content-Length
   // (RFC 9110 §8.6 forbids it); Node itself drops the body of a HEAD response.
   app.route({
     method: ['GET', 'HEAD'],
     url: '/users/:ref',
+    config: { access: 'users:read', requestHeaders: IF_NONE_MATCH, ...refRoute },
     schema: readSchema,
     handler: async (request, reply) => {
-      const user = await service.read(request.params.ref);
-      representationHeaders(reply, user);
+      const { user, position } = await service.read(request.params.ref);
+      representationHeaders(reply, user).header(FEED_POSITION, String(position));
       const ifNoneMatch = request.headers['if-none-match'];
       // No body: a 304 carries neither Content-Length nor Content-Type (RFC 9110 §15.4.5).
       if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etagOf(user))) return reply.code(304).send(undefined as never);
@@ -96,22 +110,32 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ service: UserService }> = a
     },
   });
 
-  app.put(
-    '/users/:ref',
-    {
-      schema: { params: UserRefParams, body: ReplaceUserBody, response: { 200: UserResourceRef, ...problemResponses(400, 401, 403, 404, 405, 409, 412, 413, 415, 429, 503) } },
-      onRequest: onlyCanonical,
-      preValidation: storableBody,
-    },
-    async (request, reply) => {
-      const user = await service.replace(request.params.ref, request.body, ifMatch(request));
-      return representationHeaders(reply, user).send(user);
-    },
+  const canonicalWrite = { access: 'users:write', requestHeaders: IF_MATCH, ...refRoute } as const;
+  app.put('/users/:ref', { config: canonicalWrite, schema: replaceSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
+    const user = await service.replace(request.params.ref, request.body, ifMatch(request));
+    return representationHeaders(reply, user).send(user);
+  });
+
+  const patchConfig = {
+    ...canonicalWrite,
+    requestHeaders: { ...IF_MATCH, ...IDEMPOTENCY_KEY },
+    // Another media type is a 415 naming the one PATCH takes (RFC 5789 §2.2).
+    bodyType: { mediaType: MERGE_PATCH, unsupportedHeaders: { 'accept-patch': MERGE_PATCH } },
+  };
+  app.patch('/users/:ref', { config: patchConfig, schema: patchSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) =>
+    idempotency.run(request, reply, {
+      path: `/users/${service.writableUid(request.params.ref)}`,
+      execute: (pending) => service.patch(request.params.ref, request.body, ifMatch(request), pending),
+      respond: (user) => userResponse(200, user),
+    }),
   );
 
-  const deleteSchema = { params: UserRefParams, response: { 204: Deleted, ...problemResponses(401, 403, 404, 405, 412, 429, 503) } };
-  app.delete('/users/:ref', { schema: deleteSchema, onRequest: onlyCanonical }, async (request, reply) => {
+  app.delete('/users/:ref', { config: canonicalWrite, schema: deleteSchema, onRequest: onlyCanonical }, async (request, reply) => {
     await service.delete(request.params.ref, ifMatch(request));
     return reply.code(204).send(undefined as never);
   });
+
+  // Every other method on /users/{ref}: 405, with the Allow of the canonical or the lookup path.
+  const otherMethods = app.supportedMethods.filter((method) => !CANONICAL_METHODS.includes(method));
+  registerMethodNotAllowed(app, '/users/:ref', otherMethods, allowOfRef, 'users:write');
 };

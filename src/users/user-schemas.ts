@@ -4,8 +4,16 @@
  * String formats named here are registered from user-formats.ts.
  */
 import { Type, type Static } from 'typebox';
+import { named } from '../http/openapi/api-document.js';
+import { EMAIL_ADDRESS_PATTERN, LEGACY_ID_PATTERN, USERNAME_PATTERN } from './user-formats.js';
 
 export const USERNAME_MAX = 64;
+/**
+ * Longest username as sent: 64 characters after NFC are at most 256 code points in
+ * any normalisation form (a canonical decomposition is at most four code points),
+ * so this bound never refuses a valid username; the `username` format counts after NFC.
+ */
+const USERNAME_MAX_AS_SENT = 4 * USERNAME_MAX;
 export const LEGACY_IDS_MAX = 100;
 export const DISPLAY_NAME_MAX = 256;
 /** Largest serialised `attributes` object, in bytes of UTF-8 (CONTRACT §1: 16 KiB). */
@@ -14,7 +22,9 @@ export const ATTRIBUTES_MAX_BYTES = 16 * 1024;
 const Username = Type.String({
   format: 'username',
   minLength: 1,
-  description: `1–${USERNAME_MAX} Unicode letters, combining marks, digits and \`. _ - @ +\` (counted after NFC). Unique case-insensitively (RFC 8265 UsernameCaseMapped).`,
+  maxLength: USERNAME_MAX_AS_SENT,
+  pattern: USERNAME_PATTERN,
+  description: `1–${USERNAME_MAX} Unicode letters, combining marks, digits and \`. _ - @ +\` (counted after NFC; at most ${USERNAME_MAX_AS_SENT} code points as sent). Unique case-insensitively (RFC 8265 UsernameCaseMapped).`,
   examples: ['alice'],
 });
 
@@ -22,7 +32,8 @@ const EmailAddress = Type.String({
   format: 'email-address',
   minLength: 3,
   maxLength: 254,
-  description: '`local@domain`, at most 254 characters (local part at most 64). Stored as given; unique case-insensitively over the whole address.',
+  pattern: EMAIL_ADDRESS_PATTERN,
+  description: '`local@domain`, at most 254 characters (local part at most 64, a dot-atom; a domain of at least two labels). Stored as given; unique case-insensitively over the whole address.',
   examples: ['Alice.Liddell+news@Example.com'],
 });
 
@@ -30,7 +41,8 @@ const LegacyId = Type.String({
   format: 'legacy-id',
   minLength: 1,
   maxLength: 128,
-  description: '1–128 printable characters (colons, slashes and inner spaces allowed). Matched exactly.',
+  pattern: LEGACY_ID_PATTERN,
+  description: '1–128 printable characters (colons, slashes and inner spaces allowed; no control or format characters, no leading or trailing space). Matched exactly.',
   examples: ['crm:77'],
 });
 
@@ -50,14 +62,14 @@ const Attributes = Type.Object({}, {
   examples: [{ department: 'R&D' }],
 });
 
-const Uid = Type.String({
+export const Uid = Type.String({
   format: 'uuid',
   description: 'Canonical ID: a lower-case UUIDv7 assigned by the service. Read-only.',
   examples: ['01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f'],
 });
 
-const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds. Read-only.' });
-const Version = Type.Integer({ minimum: 1, description: '1 on create, +1 on every accepted write. Read-only.' });
+export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds. Read-only.' });
+export const Version = Type.Integer({ minimum: 1, description: '1 on create, +1 on every accepted write. Read-only.' });
 
 const writableFields = {
   username: Username,
@@ -68,18 +80,23 @@ const writableFields = {
   attributes: Type.Optional(Attributes),
 };
 
+/** `legacy_id` is shorthand for `legacy_ids: [value]`; sending both is refused. */
+const NOT_BOTH_LEGACY_FORMS = { not: { required: ['legacy_id', 'legacy_ids'], properties: { legacy_id: {}, legacy_ids: {} } } };
+
 /** POST /users. Read-only fields are not accepted: the service assigns them. */
-export const CreateUserBody = Type.Object(writableFields, {
+export const CreateUserBody = named('UserCreate', Type.Object(writableFields, {
   additionalProperties: false,
+  ...NOT_BOTH_LEGACY_FORMS,
   description: 'A new user. Unknown fields are rejected, never dropped.',
-});
+  examples: [{ username: 'alice', email_address: 'Alice.Liddell+news@Example.com', legacy_ids: ['A-1001', 'crm:77'], display_name: 'Alice Liddell', attributes: { department: 'R&D' } }],
+}));
 export type CreateUserBody = Static<typeof CreateUserBody>;
 
 /**
  * PUT /users/{uid}: full replacement of the writable fields. The read-only fields may
  * be sent back as read; `uid` must equal the path's, the others are ignored.
  */
-export const ReplaceUserBody = Type.Object(
+export const ReplaceUserBody = named('UserReplacement', Type.Object(
   {
     ...writableFields,
     uid: Type.Optional(Uid),
@@ -89,10 +106,41 @@ export const ReplaceUserBody = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'The user as it should be. Omitted optional fields reset to their defaults.',
+    ...NOT_BOTH_LEGACY_FORMS,
+    description: 'The user as it should be. Omitted optional fields reset to their defaults. Read-only fields may be sent back as read: `uid` must equal the path\'s, the others are ignored.',
+    examples: [{ username: 'alice', email_address: 'alice@example.com', legacy_id: 'A-1001' }],
   },
-);
+));
 export type ReplaceUserBody = Static<typeof ReplaceUserBody>;
+
+/**
+ * PATCH /users/{uid}: a JSON Merge Patch (RFC 7396) of the user's writable fields.
+ * `null` removes an optional field (display_name, legacy_ids, attributes, or one
+ * attribute); objects merge recursively; arrays are replaced whole. The patched
+ * user is then validated exactly as a PUT body. Read-only fields are refused.
+ */
+export const UserPatch = named(
+  'UserPatch',
+  Type.Object(
+    {
+      username: Type.Optional(Type.Union([Username, Type.Null()], { description: 'A new username (null is refused: it is required).' })),
+      email_address: Type.Optional(Type.Union([EmailAddress, Type.Null()], { description: 'A new email address (null is refused: it is required).' })),
+      legacy_ids: Type.Optional(Type.Union([LegacyIds, Type.Null()], { description: 'Replaces the whole list; null empties it.' })),
+      display_name: Type.Optional(DisplayName),
+      attributes: Type.Optional(
+        Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+          description: 'Merged into the attributes member by member (recursively); a member set to null is removed; null empties them.',
+        }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description: 'The members to change. `{}` changes nothing (the version stays).',
+      examples: [{ display_name: 'Alice L.', attributes: { department: null, team: 'Identity' } }],
+    },
+  ),
+);
+export type UserPatch = Static<typeof UserPatch>;
 
 /**
  * One record of an import file: a new user, or a user as exported (its uid,
@@ -106,7 +154,7 @@ export const ImportUserRecord = Type.Object(
     updated_at: Type.Optional(Timestamp),
     version: Type.Optional(Version),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...NOT_BOTH_LEGACY_FORMS },
 );
 export type ImportUserRecord = Static<typeof ImportUserRecord>;
 
@@ -134,7 +182,10 @@ export const UserList = Type.Array(UserResourceRef, { description: 'A page of us
 /** Values of the path segment after `/users/`: a uid, or `{key}:{value}`. */
 export const UserRefParams = Type.Object({
   ref: Type.String({
-    description: 'A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. Percent-encode the value (`/` as `%2F`, `%` as `%25`).',
+    maxLength: 2048,
+    description:
+      'A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414).',
+    examples: ['01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f', 'uid:01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f', 'username:alice', 'email_address:alice.liddell+news@example.com', 'legacy_id:crm:77'],
   }),
 });
 
@@ -151,9 +202,10 @@ export const SearchQuery = Type.Object(
     legacy_id: Type.Optional(SearchParam('Exact legacy id (case-sensitive).')),
     q: Type.Optional(SearchParam('Case-insensitive prefix of the username, email address or display name.')),
     limit: Type.Optional(
-      Type.String({
-        pattern: '^(?:[1-9][0-9]{0,2}|1000)$',
-        description: `Page size, 1–${SEARCH_LIMIT_MAX}; default ${SEARCH_LIMIT_DEFAULT}.`,
+      Type.Integer({
+        minimum: 1,
+        maximum: SEARCH_LIMIT_MAX,
+        description: `Page size, 1–${SEARCH_LIMIT_MAX}; default ${SEARCH_LIMIT_DEFAULT}. Written in plain decimal: \`007\`, \`+7\`, \`7.0\` and \`1e2\` are refused.`,
       }),
     ),
     cursor: Type.Optional(SearchParam('Opaque; copy it from the `Link: rel="next"` URL.')),

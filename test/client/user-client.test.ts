@@ -23,9 +23,11 @@ describe('createUserClient against the real server', () => {
   });
 
   it('create, get, update with ifMatch, delete', async () => {
-    const { user, etag } = await client.create({ username: 'client.one', email_address: 'Client.One@example.com', legacy_id: 'crm:1' });
+    const { user, etag, location } = await client.create({ username: 'client.one', email_address: 'Client.One@example.com', legacy_id: 'crm:1' });
     assert.equal(user.version, 1);
-    assert.deepEqual(await client.get(user.uid), { user, etag });
+    assert.equal(location, `/users/${user.uid}`, 'the Location of the create');
+    assert.match(etag, /^"[^"]+"$/);
+    assert.deepEqual(await client.get(user.uid), { user, etag, location });
     const updated = await client.update(user.uid, { username: 'client.one', email_address: 'c1@example.com', display_name: 'One' }, { ifMatch: etag });
     assert.equal(updated.user.version, 2);
     assert.notEqual(updated.etag, etag);
@@ -62,6 +64,66 @@ describe('createUserClient against the real server', () => {
     const filtered: string[] = [];
     for await (const user of client.search({ username: 'PAGED7' })) filtered.push(user.uid);
     assert.deepEqual(filtered, [made[7]]);
+  });
+
+  it('pages exposes each page with the link to the next, absent on the last', async () => {
+    const pages = [];
+    for await (const page of client.pages({ q: 'paged', limit: 10 })) pages.push(page);
+    assert.deepEqual(pages.map((p) => p.users.length), [10, 10, 3]);
+    assert.match(String(pages[0]!.next), /^http:\/\/127\.0\.0\.1:\d+\/users\?q=paged&limit=10&cursor=/);
+    assert.equal(pages[2]!.next, undefined);
+  });
+
+  it('patch applies a merge patch, honours ifMatch, and keeps the version when nothing changes', async () => {
+    const { user, etag } = await client.create({ username: 'client.patch', email_address: 'patch@example.com', display_name: 'Before', attributes: { a: 1, b: 2 } });
+    const patched = await client.patch(user.uid, { display_name: null, attributes: { b: null, c: 3 } }, { ifMatch: etag });
+    assert.equal(patched.user.display_name, null);
+    assert.deepEqual(patched.user.attributes, { a: 1, c: 3 });
+    assert.equal(patched.user.version, 2);
+    await assert.rejects(client.patch(user.uid, { display_name: 'x' }, { ifMatch: etag }), (e: unknown) => e instanceof UserServiceError && e.status === 412);
+    assert.equal((await client.patch(user.uid, {})).user.version, 2);
+  });
+
+  it('a create whose response is lost is retried with the same Idempotency-Key: one user, and the caller gets it', async () => {
+    const keysSent: string[] = [];
+    let lose = true;
+    // The request reaches the server and commits; the answer never reaches the client (once).
+    const flaky: typeof fetch = async (input, init) => {
+      keysSent.push(String(new Headers(init?.headers).get('idempotency-key')));
+      const response = await fetch(input, init);
+      if (lose && init?.method === 'POST') {
+        lose = false;
+        await response.arrayBuffer();
+        throw new TypeError('fetch failed: the connection was reset');
+      }
+      return response;
+    };
+    const retrying = createUserClient({ baseUrl: server.baseUrl, token: keys.keys.admin, fetch: flaky, retryDelayMs: 10 });
+    const { user } = await retrying.create({ username: 'client.lost', email_address: 'lost@example.com' });
+    assert.equal(keysSent.length, 2);
+    assert.equal(keysSent[0], keysSent[1], 'the retry carries the same key');
+    assert.match(String(keysSent[0]), /^"[0-9a-f-]{36}"$/);
+    const found: string[] = [];
+    for await (const u of client.search({ username: 'client.lost' })) found.push(u.uid);
+    assert.deepEqual(found, [user.uid]);
+  });
+
+  it('a 503 is retried after its Retry-After with the same key; a 4xx is not retried', async () => {
+    let calls = 0;
+    const unavailableOnce: typeof fetch = async (input, init) => {
+      calls += 1;
+      if (calls === 1) {
+        const problem = { type: '/problems/store-unavailable', title: 't', status: 503, detail: 'd', instance: '/users' };
+        return new Response(JSON.stringify(problem), { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' } });
+      }
+      return fetch(input, init);
+    };
+    const retrying = createUserClient({ baseUrl: server.baseUrl, token: keys.keys.admin, fetch: unavailableOnce, retryDelayMs: 10 });
+    assert.equal((await retrying.create({ username: 'client.503', email_address: 'c503@example.com' })).user.version, 1);
+    assert.equal(calls, 2);
+    calls = 10;
+    await assert.rejects(retrying.create({ username: 'client.503', email_address: 'other503@example.com' }), (e: unknown) => e instanceof UserServiceError && e.status === 409);
+    assert.equal(calls, 11, 'a 409 key conflict is not retried');
   });
 
   it('sends the token from a function before every request, and fails with 401 without one', async () => {

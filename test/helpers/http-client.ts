@@ -1,9 +1,13 @@
 /**
  * A raw HTTP client for tests: sends the path exactly as written (no URL
  * normalisation, so broken percent-encodings and odd segments reach the server)
- * and returns status, headers and body.
+ * and returns status, headers and body. Every response is checked against the
+ * OpenAPI document the same server serves (openapi-validator.ts); a response the
+ * document does not declare fails the test that received it.
  */
+import assert from 'node:assert/strict';
 import http from 'node:http';
+import { documentFor, responseProblems } from './openapi-validator.js';
 
 export interface TestResponse {
   status: number;
@@ -20,7 +24,26 @@ export interface RequestOptions {
   body?: string | Buffer;
 }
 
-export function request(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+/** Sends the request and checks the response against the server's OpenAPI document. */
+export async function request(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+  const checks = await documentFor(baseUrl, () => fetchDocument(baseUrl));
+  const response = await send(baseUrl, method, path, options);
+  const problems = responseProblems(checks, method, path, response);
+  if (problems.length > 0) {
+    assert.fail(`the response breaks the OpenAPI document: ${method} ${path.slice(0, 200)} → ${response.status} ${response.text.slice(0, 300)}\n${problems.join('\n')}`);
+  }
+  return response;
+}
+
+/** GET /openapi.json of a server, unchecked. */
+export async function fetchDocument(baseUrl: string): Promise<Record<string, any>> {
+  const response = await send(baseUrl, 'GET', '/openapi.json');
+  if (response.status !== 200) throw new Error(`cannot fetch ${baseUrl}/openapi.json: ${response.status} ${response.text.slice(0, 200)}`);
+  return response.body;
+}
+
+/** Sends the request as written and returns the response, unchecked. */
+function send(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
   const url = new URL(baseUrl);
   const headers: Record<string, string> = { ...options.headers };
   let payload: string | Buffer | undefined = options.body;

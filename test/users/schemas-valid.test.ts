@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { ProblemSchema } from '../../src/problem-schema.js';
+import { ProblemSchema } from '../../src/http/problem-schema.js';
 import { CreateUserBody, ImportUserRecord, ReplaceUserBody, SearchQuery, UserList, UserRefParams, UserResource, UserResourceRef } from '../../src/users/user-schemas.js';
 import { AJV_OPTIONS } from '../../src/validation-options.js';
 

@@ -1,0 +1,4216 @@
+/**
+ * Types of the service's HTTP API, generated from its OpenAPI document by
+ * openapi-typescript. Do not edit: run `npm run generate:client-types`.
+ */
+/* eslint-disable */
+export interface paths {
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** Prometheus metrics (headers only) */
+        head: operations["getMetricsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process serves HTTP */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** Liveness: the process serves HTTP (headers only) */
+        head: operations["getLivenessHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the store answers and the instance is not shedding load */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** Readiness: the store answers and the instance is not shedding load (headers only) */
+        head: operations["getReadinessHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** This OpenAPI 3.1 document (headers only) */
+        head: operations["getOpenApiDocumentHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search users
+         * @description Filters combine with AND. Keyset pages in uid order; follow `Link: rel="next"` for the next page.
+         */
+        get: operations["searchUsers"];
+        put?: never;
+        /**
+         * Create a user
+         * @description The service assigns `uid`, `created_at`, `updated_at` and `version`. Every unique key must be free (else 409 naming it).
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        /**
+         * Search users (headers only)
+         * @description Filters combine with AND. Keyset pages in uid order; follow `Link: rel="next"` for the next page.
+         */
+        head: operations["searchUsersHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a user by uid, or look one up by a secondary key
+         * @description `/users/{uid}` and `/users/{key}:{value}` answer alike: the same status, body, `ETag` and `Content-Location` (the canonical path).
+         */
+        get: operations["getUser"];
+        /**
+         * Replace a user
+         * @description Full replacement of the writable fields: omitted optional fields reset to their defaults. Only on the canonical path (`PUT /users/{key}:{value}` is a 405).
+         */
+        put: operations["replaceUser"];
+        post?: never;
+        /**
+         * Delete a user
+         * @description Frees every key of the user for reuse. Only on the canonical path (`DELETE /users/{key}:{value}` is a 405). Takes no body.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        /**
+         * Read a user by uid, or look one up by a secondary key (headers only)
+         * @description `/users/{uid}` and `/users/{key}:{value}` answer alike: the same status, body, `ETag` and `Content-Location` (the canonical path).
+         */
+        head: operations["getUserHead"];
+        /**
+         * Change some fields of a user (JSON Merge Patch)
+         * @description RFC 7396 merge patch, as `application/merge-patch+json`: `null` removes an optional field or an attribute, objects merge, arrays are replaced whole. The patched user is validated as a PUT body; `{}` (or a patch changing nothing) keeps the version. Only on the canonical path (`PATCH /users/{key}:{value}` is a 405).
+         */
+        patch: operations["patchUser"];
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read or follow the change feed
+         * @description Every committed write, in commit order, as CloudEvents. As JSON: a page of events after `after`, with `Link: rel="next"` to the next page (always sent: poll it). As Server-Sent Events (`Accept: text/event-stream`): live. A position older than retention keeps is a 410: resync from a listing.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Read or follow the change feed (headers only)
+         * @description Every committed write, in commit order, as CloudEvents. As JSON: a page of events after `after`, with `Link: rel="next"` to the next page (always sent: poll it). As Server-Sent Events (`Accept: text/event-stream`): live. A position older than retention keeps is a 410: resync from a listing.
+         */
+        head: operations["listEventsHead"];
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        User: {
+            /**
+             * Format: uuid
+             * @description Canonical ID: a lower-case UUIDv7 assigned by the service. Read-only.
+             * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+             */
+            uid: string;
+            /**
+             * Format: username
+             * @description 1–64 Unicode letters, combining marks, digits and `. _ - @ +` (counted after NFC; at most 256 code points as sent). Unique case-insensitively (RFC 8265 UsernameCaseMapped).
+             * @example alice
+             */
+            username: string;
+            /**
+             * Format: email-address
+             * @description `local@domain`, at most 254 characters (local part at most 64, a dot-atom; a domain of at least two labels). Stored as given; unique case-insensitively over the whole address.
+             * @example Alice.Liddell+news@Example.com
+             */
+            email_address: string;
+            /** @description At most 100 identifiers from earlier systems; each belongs to at most one user. Default `[]`. */
+            legacy_ids: string[];
+            /** @description At most 256 characters, or null. Default null. */
+            display_name: string | null;
+            /**
+             * @description Free-form JSON object, at most 16 KiB serialised. Default `{}`.
+             * @example {
+             *       "department": "R&D"
+             *     }
+             */
+            attributes: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds. Read-only.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds. Read-only.
+             */
+            updated_at: string;
+            /** @description 1 on create, +1 on every accepted write. Read-only. */
+            version: number;
+        };
+        UserEvent: {
+            /** @constant */
+            specversion: "1.0";
+            /** @description The event's position, in decimal: compare as an integer. */
+            id: string;
+            /** @description EVENTS_SOURCE (default `/users`). */
+            source: string;
+            /**
+             * Format: uuid
+             * @description The uid of the user the event is about.
+             * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+             */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description When the write committed its change: the user's `updated_at` (`created_at` for a create, the deletion time for a delete).
+             */
+            time: string;
+            /** @constant */
+            datacontenttype: "application/json";
+            type: "user.created" | "user.updated";
+            data: components["schemas"]["User"];
+        } | {
+            /** @constant */
+            specversion: "1.0";
+            /** @description The event's position, in decimal: compare as an integer. */
+            id: string;
+            /** @description EVENTS_SOURCE (default `/users`). */
+            source: string;
+            /**
+             * Format: uuid
+             * @description The uid of the user the event is about.
+             * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+             */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description When the write committed its change: the user's `updated_at` (`created_at` for a create, the deletion time for a delete).
+             */
+            time: string;
+            /** @constant */
+            datacontenttype: "application/json";
+            /** @constant */
+            type: "user.deleted";
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Canonical ID: a lower-case UUIDv7 assigned by the service. Read-only.
+                 * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+                 */
+                uid: string;
+                /** @description The version the user had when deleted. */
+                version: number;
+            };
+        };
+        /** @description RFC 9457 problem details. */
+        Problem: {
+            /**
+             * @description One of the fixed problem types (README, Errors).
+             * @enum {string}
+             */
+            type: "/problems/malformed-request" | "/problems/validation-failed" | "/problems/invalid-lookup-key" | "/problems/invalid-query" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/events-gone" | "/problems/key-conflict" | "/problems/idempotency-key-in-use" | "/problems/precondition-failed" | "/problems/request-timeout" | "/problems/payload-too-large" | "/problems/uri-too-long" | "/problems/unsupported-media-type" | "/problems/expectation-failed" | "/problems/idempotency-key-reused" | "/problems/rate-limited" | "/problems/request-header-fields-too-large" | "/problems/internal-error" | "/problems/store-unavailable" | "/problems/overloaded" | "/problems/subscriber-limit" | "/problems/authentication-unavailable";
+            title: string;
+            /** @description The HTTP status, repeated. */
+            status: number;
+            detail: string;
+            /** @description The request path. */
+            instance: string;
+            errors?: {
+                /** @description JSON pointer into the body. */
+                pointer?: string;
+                /** @description Query or path parameter. */
+                parameter?: string;
+                detail: string;
+            }[];
+            /** @description On 409: the unique key that is taken. */
+            key?: string;
+        };
+        /**
+         * @description A new user. Unknown fields are rejected, never dropped.
+         * @example {
+         *       "username": "alice",
+         *       "email_address": "Alice.Liddell+news@Example.com",
+         *       "legacy_ids": [
+         *         "A-1001",
+         *         "crm:77"
+         *       ],
+         *       "display_name": "Alice Liddell",
+         *       "attributes": {
+         *         "department": "R&D"
+         *       }
+         *     }
+         */
+        UserCreate: {
+            /**
+             * Format: username
+             * @description 1–64 Unicode letters, combining marks, digits and `. _ - @ +` (counted after NFC; at most 256 code points as sent). Unique case-insensitively (RFC 8265 UsernameCaseMapped).
+             * @example alice
+             */
+            username: string;
+            /**
+             * Format: email-address
+             * @description `local@domain`, at most 254 characters (local part at most 64, a dot-atom; a domain of at least two labels). Stored as given; unique case-insensitively over the whole address.
+             * @example Alice.Liddell+news@Example.com
+             */
+            email_address: string;
+            /** @description At most 100 identifiers from earlier systems; each belongs to at most one user. Default `[]`. */
+            legacy_ids?: string[];
+            /**
+             * Format: legacy-id
+             * @description Shorthand for `legacy_ids: [value]`; not together with `legacy_ids`.
+             * @example crm:77
+             */
+            legacy_id?: string;
+            /** @description At most 256 characters, or null. Default null. */
+            display_name?: string | null;
+            /**
+             * @description Free-form JSON object, at most 16 KiB serialised. Default `{}`.
+             * @example {
+             *       "department": "R&D"
+             *     }
+             */
+            attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The user as it should be. Omitted optional fields reset to their defaults. Read-only fields may be sent back as read: `uid` must equal the path's, the others are ignored.
+         * @example {
+         *       "username": "alice",
+         *       "email_address": "alice@example.com",
+         *       "legacy_id": "A-1001"
+         *     }
+         */
+        UserReplacement: {
+            /**
+             * Format: username
+             * @description 1–64 Unicode letters, combining marks, digits and `. _ - @ +` (counted after NFC; at most 256 code points as sent). Unique case-insensitively (RFC 8265 UsernameCaseMapped).
+             * @example alice
+             */
+            username: string;
+            /**
+             * Format: email-address
+             * @description `local@domain`, at most 254 characters (local part at most 64, a dot-atom; a domain of at least two labels). Stored as given; unique case-insensitively over the whole address.
+             * @example Alice.Liddell+news@Example.com
+             */
+            email_address: string;
+            /** @description At most 100 identifiers from earlier systems; each belongs to at most one user. Default `[]`. */
+            legacy_ids?: string[];
+            /**
+             * Format: legacy-id
+             * @description Shorthand for `legacy_ids: [value]`; not together with `legacy_ids`.
+             * @example crm:77
+             */
+            legacy_id?: string;
+            /** @description At most 256 characters, or null. Default null. */
+            display_name?: string | null;
+            /**
+             * @description Free-form JSON object, at most 16 KiB serialised. Default `{}`.
+             * @example {
+             *       "department": "R&D"
+             *     }
+             */
+            attributes?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description Canonical ID: a lower-case UUIDv7 assigned by the service. Read-only.
+             * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+             */
+            uid?: string;
+            created_at?: string;
+            updated_at?: string;
+            version?: number;
+        };
+        /**
+         * @description The members to change. `{}` changes nothing (the version stays).
+         * @example {
+         *       "display_name": "Alice L.",
+         *       "attributes": {
+         *         "department": null,
+         *         "team": "Identity"
+         *       }
+         *     }
+         */
+        UserPatch: {
+            /** @description A new username (null is refused: it is required). */
+            username?: string | null;
+            /** @description A new email address (null is refused: it is required). */
+            email_address?: string | null;
+            /** @description Replaces the whole list; null empties it. */
+            legacy_ids?: string[] | null;
+            /** @description At most 256 characters, or null. Default null. */
+            display_name?: string | null;
+            /** @description Merged into the attributes member by member (recursively); a member set to null is removed; null empties them. */
+            attributes?: {
+                [key: string]: unknown;
+            } | null;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics in Prometheus text format. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; version=0.0.4; charset=utf-8": string;
+                };
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMetricsHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics in Prometheus text format. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process serves HTTP. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLivenessHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process serves HTTP. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store answers. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ready";
+                    };
+                };
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getReadinessHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store answers. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document, for this configuration (its security follows AUTH_MODE). */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOpenApiDocumentHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document, for this configuration (its security follows AUTH_MODE). */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    searchUsers: {
+        parameters: {
+            query?: {
+                /** @description Exact username, compared case-insensitively. */
+                username?: string;
+                /** @description Exact email address, compared case-insensitively. */
+                email_address?: string;
+                /** @description Exact legacy id (case-sensitive). */
+                legacy_id?: string;
+                /** @description Case-insensitive prefix of the username, email address or display name. */
+                q?: string;
+                /** @description Page size, 1–1000; default 100. Written in plain decimal: `007`, `+7`, `7.0` and `1e2` are refused. */
+                limit?: number;
+                /** @description Opaque; copy it from the `Link: rel="next"` URL. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching users (maybe empty), in uid order. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
+                    Link?: string;
+                    /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
+                    "Feed-Position": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: a retry with the same key and the same request gets the first answer (and `Idempotent-Replayed: true`) without running again. A quoted string (`"8e03978e-…"`) or a bare token, 1–255 visible ASCII characters. Scoped to the credential; kept for IDEMPOTENCY_TTL_S (default 24 h).
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is its canonical path. */
+            201: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
+                    ETag: string;
+                    /** @description The canonical path of the user: /users/{uid}. */
+                    "Content-Location": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The canonical path of the created user: /users/{uid}. */
+                    Location: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A unique key is taken (see `key`), or a request with the same Idempotency-Key is still running; nothing was written */
+            409: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not in an accepted media type, charset or content coding */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description `identity`: the service decodes no content coding (sent when Content-Encoding was the reason). */
+                    "Accept-Encoding"?: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchUsersHead: {
+        parameters: {
+            query?: {
+                /** @description Exact username, compared case-insensitively. */
+                username?: string;
+                /** @description Exact email address, compared case-insensitively. */
+                email_address?: string;
+                /** @description Exact legacy id (case-sensitive). */
+                legacy_id?: string;
+                /** @description Case-insensitive prefix of the username, email address or display name. */
+                q?: string;
+                /** @description Page size, 1–1000; default 100. Written in plain decimal: `007`, `+7`, `7.0` and `1e2` are refused. */
+                limit?: number;
+                /** @description Opaque; copy it from the `Link: rel="next"` URL. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching users (maybe empty), in uid order. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
+                    Link?: string;
+                    /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
+                    "Feed-Position": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Answer 304 if the user is still at one of these entity tags (or `*`). Weak comparison. */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414). */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
+                    ETag: string;
+                    /** @description The canonical path of the user: /users/{uid}. */
+                    "Content-Location": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
+                    "Feed-Position": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Not modified: the If-None-Match tag is current. */
+            304: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
+                    ETag: string;
+                    /** @description The canonical path of the user: /users/{uid}. */
+                    "Content-Location": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
+                    "Feed-Position": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such user, or no such resource */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A path segment longer than 2048 characters */
+            414: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replaceUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only if the user is still at one of these entity tags (or `*`: exists); else 412. Strong comparison. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414). */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserReplacement"];
+            };
+        };
+        responses: {
+            /** @description The replaced user. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
+                    ETag: string;
+                    /** @description The canonical path of the user: /users/{uid}. */
+                    "Content-Location": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such user, or no such resource */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Method not defined on this path (see Allow) */
+            405: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The methods this path defines. */
+                    Allow: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A unique key is taken (see `key`), or a request with the same Idempotency-Key is still running; nothing was written */
+            409: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match did not match; nothing was written */
+            412: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A path segment longer than 2048 characters */
+            414: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not in an accepted media type, charset or content coding */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description `identity`: the service decodes no content coding (sent when Content-Encoding was the reason). */
+                    "Accept-Encoding"?: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only if the user is still at one of these entity tags (or `*`: exists); else 412. Strong comparison. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414). */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such user, or no such resource */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Method not defined on this path (see Allow) */
+            405: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The methods this path defines. */
+                    Allow: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match did not match; nothing was written */
+            412: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A path segment longer than 2048 characters */
+            414: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not in an accepted media type, charset or content coding */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description `identity`: the service decodes no content coding (sent when Content-Encoding was the reason). */
+                    "Accept-Encoding"?: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUserHead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Answer 304 if the user is still at one of these entity tags (or `*`). Weak comparison. */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414). */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
+                    ETag: string;
+                    /** @description The canonical path of the user: /users/{uid}. */
+                    "Content-Location": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
+                    "Feed-Position": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the If-None-Match tag is current. */
+            304: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
+                    ETag: string;
+                    /** @description The canonical path of the user: /users/{uid}. */
+                    "Content-Location": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
+                    "Feed-Position": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such user, or no such resource */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path segment longer than 2048 characters */
+            414: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    patchUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only if the user is still at one of these entity tags (or `*`: exists); else 412. Strong comparison. */
+                "if-match"?: string;
+                /**
+                 * @description Makes the write safe to retry: a retry with the same key and the same request gets the first answer (and `Idempotent-Replayed: true`) without running again. A quoted string (`"8e03978e-…"`) or a bare token, 1–255 visible ASCII characters. Scoped to the credential; kept for IDEMPOTENCY_TTL_S (default 24 h).
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414). */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched user (unchanged, with the same version, when the patch changes nothing). */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
+                    ETag: string;
+                    /** @description The canonical path of the user: /users/{uid}. */
+                    "Content-Location": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such user, or no such resource */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Method not defined on this path (see Allow) */
+            405: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The methods this path defines. */
+                    Allow: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A unique key is taken (see `key`), or a request with the same Idempotency-Key is still running; nothing was written */
+            409: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match did not match; nothing was written */
+            412: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A path segment longer than 2048 characters */
+            414: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not in an accepted media type, charset or content coding */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description `identity`: the service decodes no content coding (sent when Content-Encoding was the reason). */
+                    "Accept-Encoding"?: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description RFC 5789: the patch format PATCH takes, `application/merge-patch+json`. */
+                    "Accept-Patch": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Answer the events after this position (default 0: from the oldest kept). Take it from a read of users (`Feed-Position`), the last event you applied, or the `Link: rel="next"` URL. Plain decimal. `Last-Event-ID` overrides it on a stream. */
+                after?: number;
+                /** @description Most events in the JSON answer, 1–1000; default 100. Plain decimal. Not used by a stream. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description On a stream: the id of the last event applied; overrides `after`. Plain decimal.
+                 * @example 1042
+                 */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events after the position, in position order (maybe none). With `Accept: text/event-stream`: Server-Sent Events, live, until the client leaves. Each event is `id: <position>` and `data: <the CloudEvent as one JSON line>`; a comment line (`: heartbeat`) comes every EVENTS_HEARTBEAT_S when idle. Reconnect with `Last-Event-ID: <last id applied>` to resume right after it. A subscriber that falls more than EVENTS_SUBSCRIBER_BUFFER_BYTES behind is disconnected; it reconnects and resumes. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
+                    Link?: string;
+                    /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
+                    "Feed-Position": string;
+                    /** @description `Accept`: the answer depends on it (a JSON page or an event stream). */
+                    Vary: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEvent"][];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The change events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing */
+            410: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEventsHead: {
+        parameters: {
+            query?: {
+                /** @description Answer the events after this position (default 0: from the oldest kept). Take it from a read of users (`Feed-Position`), the last event you applied, or the `Link: rel="next"` URL. Plain decimal. `Last-Event-ID` overrides it on a stream. */
+                after?: number;
+                /** @description Most events in the JSON answer, 1–1000; default 100. Plain decimal. Not used by a stream. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description On a stream: the id of the last event applied; overrides `after`. Plain decimal.
+                 * @example 1042
+                 */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events after the position, in position order (maybe none). With `Accept: text/event-stream`: Server-Sent Events, live, until the client leaves. Each event is `id: <position>` and `data: <the CloudEvent as one JSON line>`; a comment line (`: heartbeat`) comes every EVENTS_HEARTBEAT_S when idle. Reconnect with `Last-Event-ID: <last id applied>` to resume right after it. A subscriber that falls more than EVENTS_SUBSCRIBER_BUFFER_BYTES behind is disconnected; it reconnects and resumes. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
+                    Link?: string;
+                    /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
+                    "Feed-Position": string;
+                    /** @description `Accept`: the answer depends on it (a JSON page or an event stream). */
+                    Vary: string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The change events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing */
+            410: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

@@ -1,0 +1,108 @@
+/**
+ * The README's examples run as written, top to bottom, on a fresh store: its
+ * shell blocks (the curl examples, then the command line) with bash against a
+ * freshly started service, and its typed-client example with node, importing
+ * the package by its name. The blocks are the ones marked with an HTML comment
+ * `<!-- readme-test: shell -->` or `<!-- readme-test: client -->` before the fence.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { REPO_ROOT, startChildServer, type StartedChildServer } from './helpers/child-server.js';
+
+/** The code of every fenced block that follows the marker `<!-- readme-test: KIND -->`, in order. */
+function markedBlocks(readme: string, kind: 'shell' | 'client'): string[] {
+  const marker = new RegExp(`<!-- readme-test: ${kind} -->\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\\n\`\`\`\\n`, 'g');
+  return [...readme.matchAll(marker)].map((match) => match[1]!);
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], options: { cwd: string; env: Record<string, string>; input?: string }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+describe('README examples', () => {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const dir = mkdtempSync(join(tmpdir(), 'user-service-readme-'));
+  const bin = join(dir, 'bin');
+  const work = join(dir, 'work');
+  let server: StartedChildServer;
+  let env: Record<string, string>;
+
+  before(async () => {
+    mkdirSync(work);
+    mkdirSync(bin);
+    // `user-service` on PATH, as installing the package provides it.
+    const shim = join(bin, 'user-service');
+    writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js')}" "$@"\n`);
+    chmodSync(shim, 0o755);
+    // A fresh store: the default ./data/users.db of the service's working directory, which the shell blocks share.
+    server = await startChildServer({ cwd: work, env: { DATABASE_URL: undefined } });
+    env = { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: process.env.HOME ?? dir, B: `http://127.0.0.1:${server.port}` };
+  });
+  after(async () => {
+    await server?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('marks two shell blocks and one client block', () => {
+    assert.equal(markedBlocks(readme, 'shell').length, 2);
+    assert.equal(markedBlocks(readme, 'client').length, 1);
+  });
+
+  it('the curl examples succeed top to bottom against a fresh service', async () => {
+    const [curls] = markedBlocks(readme, 'shell');
+    const result = await run('bash', ['-e', '-u', '-o', 'pipefail'], { cwd: work, env, input: curls });
+    assert.equal(result.code, 0, `stderr: ${result.stderr}\nstdout: ${result.stdout}`);
+    const statuses = [...result.stdout.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+    assert.ok(statuses.filter((status) => status === 200).length >= 12, `statuses: ${statuses}`);
+    assert.ok(statuses.includes(304), 'the conditional read answers 304');
+    assert.ok(statuses.includes(204), 'the delete answers 204');
+    assert.match(result.stdout, /(^|[^0-9])404\n/, 'the user is gone after the delete');
+    assert.match(result.stdout, /"legacy_ids":\["A-1001","crm:77","dept\/42"\]/, 'the searches find the user before it is deleted');
+    assert.match(result.stdout, /"legacy_ids":\["A-1001"\],"display_name":null/, 'the PUT replaced the user, legacy_id as shorthand');
+    assert.match(readFileSync(join(work, 'openapi.json'), 'utf8'), /"openapi":\s*"3\.1\.0"/);
+  });
+
+  it('the command-line examples succeed on the same store', async () => {
+    const [, commands] = markedBlocks(readme, 'shell');
+    const result = await run('bash', ['-e', '-u', '-o', 'pipefail'], { cwd: work, env, input: commands });
+    assert.equal(result.code, 0, `stderr: ${result.stderr}\nstdout: ${result.stdout}`);
+    assert.match(result.stdout, /^created 0, updated 0, unchanged \d+, skipped 0, rejected 0 /m);
+    assert.match(result.stdout, /^Usage: user-service import FILE/m);
+  });
+
+  it('the typed-client example runs, importing the package by its name, and type-checks as TypeScript', async () => {
+    const [client] = markedBlocks(readme, 'client');
+    // Inside the package, so `import … from 'user-service'` resolves to the package itself (package.json "exports").
+    const examples = join(REPO_ROOT, 'dist', 'readme-examples');
+    mkdirSync(examples, { recursive: true });
+    writeFileSync(join(examples, 'client.mjs'), client!);
+    writeFileSync(join(examples, 'client.mts'), client!);
+    const result = await run(process.execPath, [join(examples, 'client.mjs')], { cwd: work, env: { ...env, USERS_URL: env.B! } });
+    assert.equal(result.code, 0, `stderr: ${result.stderr}\nstdout: ${result.stdout}`);
+    assert.match(result.stdout, /^[0-9a-f-]{36} Carol C\.$/m, 'the search found the renamed user');
+    assert.match(result.stdout, /^404 \/problems\/not-found$/m);
+    const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const flags = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--skipLibCheck'];
+    const check = await run(process.execPath, [tsc, ...flags, join(examples, 'client.mts')], { cwd: REPO_ROOT, env });
+    assert.equal(check.code, 0, `tsc: ${check.stdout}${check.stderr}`);
+  });
+});
