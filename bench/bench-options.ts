@@ -19,8 +19,14 @@ export interface BenchOptions {
   /** Concurrent keep-alive connections of the load generator (BENCH_CONNECTIONS). */
   connections: number;
   stores: readonly StoreKind[];
-  /** Only scenarios whose name contains one of these (BENCH_SCENARIOS, comma-separated); all when empty. */
+  /**
+   * Only scenarios whose name contains one of these (BENCH_SCENARIOS, comma-separated); all
+   * HTTP scenarios when empty. The import scenarios run only when a filter starting with
+   * `import` names them (`import` selects all three).
+   */
   scenarios: readonly string[];
+  /** Users in the files of the import scenarios (BENCH_IMPORT_USERS). */
+  importUsers: number;
   /** Also seed 1,000,000 users and compare lookups (BENCH_SCALE=1). */
   scale: boolean;
   scaleUsers: number;
@@ -89,6 +95,7 @@ export function loadBenchOptions(root: string, env: Env = process.env): Readonly
     connections: Math.floor(positive(env, 'BENCH_CONNECTIONS', 32, 1)),
     stores: Object.freeze(stores.length > 0 ? (stores as StoreKind[]) : [...STORES]),
     scenarios: Object.freeze(list(env, 'BENCH_SCENARIOS')),
+    importUsers: Math.floor(positive(env, 'BENCH_IMPORT_USERS', 100_000, 1)),
     scale: flag(env, 'BENCH_SCALE', false),
     scaleUsers: Math.floor(positive(env, 'BENCH_SCALE_USERS', 1_000_000, 1)),
     profile: flag(env, 'BENCH_PROFILE', false),

@@ -1,7 +1,8 @@
 /**
- * Child processes of a run (the service and the baseline servers): started on a
- * free port, waited for until their readiness path answers 200, measured from
- * /proc (peak RSS, CPU time), and stopped with SIGTERM. Every child is tracked,
+ * Child processes of a run (the service and the baseline servers, and commands
+ * such as an import): servers are started on a free port, waited for until
+ * their readiness path answers 200, measured from /proc (peak RSS, CPU time),
+ * and stopped with SIGTERM; commands run to their end. Every child is tracked,
  * so a failing run still stops each one it started, by pid.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -77,6 +78,42 @@ function procField(pid: number, file: string): string {
   }
 }
 
+/** Highest resident set size so far (VmHWM) of a live process, in bytes; 0 once it has ended. */
+function peakRss(pid: number): number {
+  return Number(/VmHWM:\s+(\d+) kB/.exec(procField(pid, 'status'))?.[1] ?? 0) * 1024;
+}
+
+export interface CommandRun {
+  code: number | null;
+  /** Spawn to exit. */
+  seconds: number;
+  /** Peak RSS, sampled every 50 ms until the process ended (so a peak in its last 50 ms can be missed). */
+  peakRssBytes: number;
+  stdout: string;
+}
+
+/** Runs `node <args>` to its end, tracked like the servers (killAll stops it); stderr goes to `logPath`. */
+export async function runNode(args: string[], env: Record<string, string>, cwd: string, logPath: string): Promise<CommandRun> {
+  const log = openSync(logPath, 'a');
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', log],
+  });
+  closeSync(log);
+  running.add(child);
+  let stdout = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, peakRss(child.pid as number))), 50);
+  const code = await new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  clearInterval(sampler);
+  running.delete(child);
+  return { code, seconds, peakRssBytes: peak, stdout };
+}
+
 export async function startServer(spec: ServerSpec, port: number): Promise<RunningServer> {
   const out = openSync(spec.logPath, 'a');
   const started = process.hrtime.bigint();
@@ -111,7 +148,7 @@ export async function startServer(spec: ServerSpec, port: number): Promise<Runni
     pid,
     baseUrl,
     readyMs,
-    peakRssBytes: () => Number(/VmHWM:\s+(\d+) kB/.exec(procField(pid, 'status'))?.[1] ?? 0) * 1024,
+    peakRssBytes: () => peakRss(pid),
     cpuSeconds: () => {
       // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
       const fields = procField(pid, 'stat').replace(/^.*\) /, '').split(' ');

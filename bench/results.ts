@@ -87,6 +87,26 @@ export interface StoreResult {
   profiles: ProfileResult[];
 }
 
+export interface ImportMeasurement {
+  name: string;
+  title: string;
+  users: number;
+  /** Spawn of the CLI to its exit. */
+  seconds: number;
+  usersPerSecond: number;
+  peakRssMB: number;
+  /** The CLI's summary line. */
+  summary: string;
+  /** With BENCH_PROFILE=1: the CPU profile of the CLI. */
+  profile?: { file: string; summary: ProfileSummary };
+}
+
+export interface ImportStoreResult {
+  store: StoreKind;
+  users: number;
+  measurements: ImportMeasurement[];
+}
+
 export interface RunResult {
   startedAt: string;
   command: string;
@@ -97,6 +117,8 @@ export interface RunResult {
   loadAfter: number;
   seconds: number;
   stores: StoreResult[];
+  /** The import scenarios, when BENCH_SCENARIOS selects them. */
+  imports: ImportStoreResult[];
 }
 
 const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);

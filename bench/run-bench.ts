@@ -2,6 +2,8 @@
  * `npm run bench`: seeds each store, starts the real service and the baseline
  * servers, runs every scenario against both in alternation, and writes
  * docs/performance.md, docs/performance.svg and bench/.out/<run>/results.json.
+ * With BENCH_SCENARIOS=import it runs the import scenarios instead (the CLI on
+ * each store, import-run.ts) and writes their own section of the page.
  * Settings come from BENCH_* environment variables (see bench-options.ts and
  * docs/performance.md). Every process and database it creates is removed at
  * the end, also after a failure or Ctrl-C.
@@ -10,7 +12,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBenchOptions } from './bench-options.js';
-import { writeDocs } from './docs-writer.js';
+import { writeDocs, writeImportDocs } from './docs-writer.js';
+import { renderImportReport } from './import-report.js';
+import { runImports, selectImportScenarios } from './import-run.js';
 import { describeMachine, loadAverage } from './machine.js';
 import { killAll } from './processes.js';
 import { chartGroups, renderReport } from './report.js';
@@ -50,9 +54,15 @@ async function main(): Promise<void> {
   const machine = describeMachine(root, runDir);
   const loadBefore = loadAverage();
   console.log(`bench: ${options.stores.join(', ')}; ${options.users.toLocaleString('en')} users; ${options.connections} connections; ${options.durationS} s × ${options.rounds} rounds; output in ${runDir}`);
-  const result: RunResult = { startedAt: startedAt.toISOString(), command: commandLine(), options, machine, loadBefore, loadAfter: 0, seconds: 0, stores: [] };
+  const result: RunResult = { startedAt: startedAt.toISOString(), command: commandLine(), options, machine, loadBefore, loadAfter: 0, seconds: 0, stores: [], imports: [] };
+  // Filters starting with `import` select import scenarios; any other filter (or none) the HTTP ones.
+  const http = options.scenarios.length === 0 || options.scenarios.some((f) => !f.startsWith('import'));
+  const imports = selectImportScenarios(options.scenarios).length > 0;
   try {
-    for (const store of options.stores) result.stores.push(await runStore(store, context));
+    for (const store of options.stores) {
+      if (http) result.stores.push(await runStore(store, context));
+      if (imports) result.imports.push(await runImports(store, context));
+    }
   } finally {
     killAll();
     await Promise.allSettled(context.cleanups.map((cleanup) => cleanup()));
@@ -60,13 +70,22 @@ async function main(): Promise<void> {
   result.loadAfter = loadAverage();
   result.seconds = (Date.now() - startedAt.getTime()) / 1000;
 
-  const markdown = renderReport(result);
-  const svg = renderRatioChart('Service throughput ÷ baseline throughput', chartGroups(result));
   writeFileSync(join(runDir, 'results.json'), JSON.stringify(result, null, 2));
-  writeFileSync(join(runDir, 'report.md'), markdown);
-  writeFileSync(join(runDir, 'performance.svg'), svg);
-  if (options.writeDocs) writeDocs(root, markdown, svg);
-  console.log(`\n${markdown}\nresults: ${join(runDir, 'results.json')}${options.writeDocs ? '; docs/performance.md and docs/performance.svg written' : ''}`);
+  if (http) {
+    const markdown = renderReport(result);
+    const svg = renderRatioChart('Service throughput ÷ baseline throughput', chartGroups(result));
+    writeFileSync(join(runDir, 'report.md'), markdown);
+    writeFileSync(join(runDir, 'performance.svg'), svg);
+    if (options.writeDocs) writeDocs(root, markdown, svg);
+    console.log(`\n${markdown}`);
+  }
+  if (imports) {
+    const markdown = renderImportReport(result);
+    writeFileSync(join(runDir, 'import-report.md'), markdown);
+    if (options.writeDocs) writeImportDocs(root, options.importUsers, markdown);
+    console.log(`\n${markdown}`);
+  }
+  console.log(`results: ${join(runDir, 'results.json')}${options.writeDocs ? '; docs/performance.md written' : ''}`);
 }
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
+import { textArrayLiteral } from '../src/store/postgres/postgres-bulk-sql.js';
 import { migratePostgres } from '../src/store/postgres/postgres-migrations.js';
 import { seedRow, type SeedRow } from './seed-data.js';
 import { startSeedClock, type SeedResult } from './seed-clock.js';
@@ -20,13 +21,8 @@ function field(value: string | number | null): string {
   return String(value).replace(/[\\\n\r\t]/g, (ch) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[ch] as string);
 }
 
-/** A text[] literal: every element quoted, `"` and `\` escaped. */
-function arrayLiteral(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-}
-
 function userLine({ user, displayNameKey }: SeedRow): string {
-  return [user.uid, user.username, user.email_address, arrayLiteral(user.legacy_ids), user.display_name, displayNameKey,
+  return [user.uid, user.username, user.email_address, textArrayLiteral(user.legacy_ids), user.display_name, displayNameKey,
     JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version].map(field).join('\t');
 }
 

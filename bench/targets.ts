@@ -27,6 +27,17 @@ export const GOALS = {
   depthPageSize: 10,
 } as const;
 
+/** The goals issue 11 sets for the import (the CLI, end to end). */
+export const IMPORT_GOALS = {
+  /** Users per second into an empty database, by store. */
+  emptyPerSecond: { postgres: 20_000 } as Partial<Record<StoreKind, number>>,
+  /** Users per second with --on-conflict update over a full table, by store. */
+  updatePerSecond: { postgres: 5_000 } as Partial<Record<StoreKind, number>>,
+  /** Seconds for 1,000,000 users into an empty database, by store. */
+  millionSeconds: { postgres: 60, sqlite: 30 } as Record<StoreKind, number>,
+  peakRssMB: 200,
+} as const;
+
 /** The scenarios compared at the main size and at the scale size. */
 export const SCALE_SCENARIOS = ['read-uid', 'lookup-username', 'lookup-email', 'lookup-legacy-id'];
 

@@ -1,9 +1,10 @@
 /**
- * Command-line arguments: configuration options (settings.ts) become environment
- * variables layered over the process environment; a command's own options and
- * positional arguments are returned apart. Unknown options are an error.
+ * Command-line arguments: the configuration options a command uses (settings.ts)
+ * become environment variables layered over the process environment; a command's
+ * own options and positional arguments are returned apart. Unknown options,
+ * including settings the command does not use, are an error.
  */
-import { optionName, SETTINGS } from './settings.js';
+import { optionName } from './settings.js';
 
 export class UsageError extends Error {}
 
@@ -14,9 +15,14 @@ export interface ParsedArguments {
   help: boolean;
 }
 
-/** `own` names the command's options (without `--`) and whether each takes a value. */
-export function parseArguments(argv: string[], own: Record<string, 'value' | 'flag'>, baseEnv: Record<string, string | undefined>): ParsedArguments {
-  const byOption = new Map(SETTINGS.map(([env]) => [optionName(env), env]));
+/** `own` names the command's options (without `--`) and whether each takes a value; `settings` the configuration it uses. */
+export function parseArguments(
+  argv: string[],
+  own: Record<string, 'value' | 'flag'>,
+  settings: readonly string[],
+  baseEnv: Record<string, string | undefined>,
+): ParsedArguments {
+  const byOption = new Map(settings.map((env) => [optionName(env), env]));
   const env = { ...baseEnv };
   const options: Record<string, string | true> = {};
   const positionals: string[] = [];

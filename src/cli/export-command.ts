@@ -22,19 +22,32 @@ function csvRow(user: User): string {
   ]);
 }
 
-/** Writes every user to `out`; resolves with the count. Waits for `out` to drain, never buffering more than a page. */
-export async function exportUsers(store: UserStore, format: 'jsonl' | 'csv', out: NodeJS.WritableStream): Promise<number> {
+export interface ExportResult {
+  count: number;
+  /**
+   * The change-feed position of the first page: every event at or below it is
+   * reflected in the export, so a mirror loaded from it follows the feed after
+   * it (docs/events.md). Later pages may reflect later events too; applying
+   * events by version makes that harmless.
+   */
+  position: number;
+}
+
+/** Writes every user to `out`. Waits for `out` to drain, never buffering more than a page. */
+export async function exportUsers(store: UserStore, format: 'jsonl' | 'csv', out: NodeJS.WritableStream): Promise<ExportResult> {
   if (format === 'csv') out.write(stringify([[...CSV_COLUMNS]]));
   let after: string | undefined;
   let count = 0;
+  let position: number | undefined;
   for (;;) {
     const page = await store.search({ filter: {}, ...(after ? { after } : {}), limit: PAGE });
-    for (const user of page) {
+    position ??= page.position;
+    for (const user of page.value) {
       const ok = out.write(format === 'csv' ? csvRow(user) : `${JSON.stringify(user)}\n`);
       if (!ok) await once(out, 'drain');
     }
-    count += page.length;
-    if (page.length < PAGE) return count;
-    after = page[page.length - 1]!.uid;
+    count += page.value.length;
+    if (page.value.length < PAGE) return { count, position };
+    after = page.value[page.value.length - 1]!.uid;
   }
 }

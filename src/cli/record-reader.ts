@@ -3,19 +3,32 @@
  * Lines (one object per line; blank lines skipped) or CSV (a header row; the
  * `legacy_ids` column is `;`-separated, `attributes` holds JSON, empty cells are
  * omitted). Memory stays flat whatever the file's size.
+ *
+ * Contract: every record of the file comes out exactly once, in file order,
+ * either parsed or as an error naming its line. A malformed line or row never
+ * ends the stream: csv-parse skips a broken record (`skip_records_with_error`)
+ * and reports it through `on_skip`, and the skipped record is merged back into
+ * the stream at its line. Only a failure to read the file itself ends it (an
+ * InputFileError).
  */
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
+import { InputFileError, describeFileError } from './input-file-error.js';
 
 export type ImportFormat = 'jsonl' | 'csv';
 
 export type FileRecord = { line: number; record: unknown } | { line: number; error: string };
 
 export interface RecordSource {
-  records: AsyncGenerator<FileRecord>;
+  records: AsyncIterable<FileRecord>;
+  /** Size of the file in bytes, for progress. */
+  size: number;
   /** Bytes of the file read so far, for progress. */
   bytesRead(): number;
+  /** Closes the file (also when the records were not read to the end). */
+  close(): void;
 }
 
 export function formatOf(path: string, asked?: string): ImportFormat {
@@ -26,8 +39,10 @@ export function formatOf(path: string, asked?: string): ImportFormat {
 
 async function* jsonLines(input: NodeJS.ReadableStream): AsyncGenerator<FileRecord> {
   let line = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+  for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
     line += 1;
+    // A byte-order mark is not part of the first record.
+    const text = line === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
     if (text.trim() === '') continue;
     try {
       yield { line, record: JSON.parse(text) as unknown };
@@ -37,7 +52,7 @@ async function* jsonLines(input: NodeJS.ReadableStream): AsyncGenerator<FileReco
   }
 }
 
-/** A CSV row as a record: typed cells converted, empty cells left out. */
+/** A CSV row as a record: typed cells converted, empty cells left out. Throws when the attributes cell is not JSON. */
 function csvRecord(row: Record<string, string>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const [column, cell] of Object.entries(row)) {
@@ -50,26 +65,68 @@ function csvRecord(row: Record<string, string>): Record<string, unknown> {
   return record;
 }
 
-async function* csvRows(input: NodeJS.ReadableStream): AsyncGenerator<FileRecord> {
-  const parser = input.pipe(parse({ columns: true, info: true, relax_column_count: false, skip_empty_lines: true, bom: true }));
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-      try {
-        yield { line: info.lines, record: csvRecord(record) };
-      } catch {
-        yield { line: info.lines, error: 'the attributes cell is not valid JSON' };
-      }
-    }
-  } catch (error) {
-    const lines = (error as { lines?: number }).lines ?? 0;
-    yield { line: lines, error: `the CSV cannot be read further: ${(error as Error).message}` };
-  }
+interface CsvSkip {
+  line: number;
+  error: string;
 }
 
-export function readRecords(path: string, format: ImportFormat): RecordSource {
-  const input = createReadStream(path);
+async function* csvRows(input: NodeJS.ReadableStream): AsyncGenerator<FileRecord> {
+  // Skipped records, in file order; each is emitted before the first parsed record after it.
+  const skipped: CsvSkip[] = [];
+  const parser = parse({
+    columns: true,
+    info: true,
+    skip_empty_lines: true,
+    bom: true,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      skipped.push({ line: Number(error?.lines ?? 0), error: `the CSV row cannot be read: ${error?.message ?? 'unknown error'}` });
+      return undefined;
+    },
+  });
+  // pipeline() hands a read error of the file to the parser, which ends the iteration with it.
+  const piping = pipeline(input, parser);
+  piping.catch(() => {}); // surfaced by the iteration below
+  for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    while (skipped.length > 0 && skipped[0]!.line < info.lines) yield skipped.shift()!;
+    try {
+      yield { line: info.lines, record: csvRecord(record) };
+    } catch {
+      yield { line: info.lines, error: 'the attributes cell is not valid JSON' };
+    }
+  }
+  await piping;
+  yield* skipped;
+}
+
+/** Opens the file first, so a missing or unreadable file is one InputFileError before anything is read. */
+export async function openRecords(path: string, format: ImportFormat): Promise<RecordSource> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw new InputFileError(path, describeFileError(error));
+  }
+  const stat = await handle.stat();
+  if (stat.isDirectory()) {
+    await handle.close();
+    throw new InputFileError(path, 'is a directory');
+  }
+  const input = handle.createReadStream();
+  const records = format === 'csv' ? csvRows(input) : jsonLines(input);
   return {
-    records: format === 'csv' ? csvRows(input) : jsonLines(input),
+    records: readErrorsAsInputErrors(path, records),
+    size: stat.size,
     bytesRead: () => input.bytesRead,
+    close: () => input.destroy(),
   };
+}
+
+/** An error that ends the file early (a read error, a CSV header csv-parse refuses) becomes an InputFileError naming the file. */
+async function* readErrorsAsInputErrors(path: string, records: AsyncGenerator<FileRecord>): AsyncGenerator<FileRecord> {
+  try {
+    yield* records;
+  } catch (error) {
+    throw new InputFileError(path, describeFileError(error));
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * The configuration settings, as command-line options: `--database-url X` is
  * `DATABASE_URL=X`, one to one. The meaning and checks of each live in
- * src/config.ts; this list only names them for parsing and --help.
+ * src/config.ts; this list only names them for parsing and --help. A command
+ * accepts, shows in --help and reads only the settings it uses.
  */
 export const SETTINGS: readonly [env: string, help: string][] = [
   ['HOST', 'address to listen on (default 127.0.0.1)'],
@@ -11,6 +12,7 @@ export const SETTINGS: readonly [env: string, help: string][] = [
   ['PG_POOL_MAX', 'PostgreSQL connections per instance (default 10)'],
   ['PG_STATEMENT_TIMEOUT_MS', 'PostgreSQL statement timeout (default 5000)'],
   ['PG_CONNECT_TIMEOUT_MS', 'PostgreSQL connect timeout (default 5000)'],
+  ['CHANGE_FEED', 'on (default) or off: off only to measure the feed\'s cost; writes made off are never in the feed'],
   ['LOG_LEVEL', 'fatal, error, warn, info (default), debug, trace or silent'],
   ['BODY_LIMIT', 'largest request body in bytes (default 65536)'],
   ['MAX_HEADER_BYTES', 'largest request head in bytes (default 16384)'],
@@ -32,11 +34,34 @@ export const SETTINGS: readonly [env: string, help: string][] = [
   ['RATE_LIMIT_WINDOW_S', 'rate-limit window in seconds'],
   ['REDIS_URL', 'shared rate-limit counters'],
   ['TRUST_PROXY', 'proxies whose X-Forwarded-For is believed'],
+  ['IDEMPOTENCY_TTL_S', 'how long an Idempotency-Key is kept (default 86400)'],
+  ['EVENTS_SOURCE', 'CloudEvents source of change events (default /users)'],
+  ['EVENTS_RETENTION_DAYS', 'delete change events older than this (default 7; 0 never)'],
+  ['EVENTS_RETENTION_COUNT', 'keep at most this many change events (default 0: no limit)'],
+  ['EVENTS_RETENTION_CHECK_S', 'how often retention runs (default 60)'],
+  ['EVENTS_HEARTBEAT_S', 'comment line on an idle event stream every N s (default 15)'],
+  ['EVENTS_MAX_SUBSCRIBERS', 'event streams per instance (default 1000)'],
+  ['EVENTS_SUBSCRIBER_BUFFER_BYTES', 'bytes a slow event-stream subscriber may fall behind before it is cut off (default 1048576)'],
+  ['EVENTS_NATS_URL', 'publish change events to NATS JetStream at these nats:// URLs (off by default)'],
+  ['EVENTS_NATS_STREAM', 'JetStream stream (default USER_EVENTS)'],
+  ['EVENTS_NATS_SUBJECT_PREFIX', 'subjects are PREFIX.user.created etc. (default users.events)'],
 ];
+
+/** What the commands that only open the store (migrate, import, export) use. */
+export const STORE_SETTINGS: readonly string[] = ['DATABASE_URL', 'SQLITE_SYNCHRONOUS', 'PG_POOL_MAX', 'PG_STATEMENT_TIMEOUT_MS', 'PG_CONNECT_TIMEOUT_MS', 'CHANGE_FEED'];
+
+export const ALL_SETTINGS: readonly string[] = SETTINGS.map(([env]) => env);
 
 export const optionName = (env: string) => `--${env.toLowerCase().replace(/_/g, '-')}`;
 
-export function settingsHelp(): string {
-  const width = Math.max(...SETTINGS.map(([env]) => optionName(env).length));
-  return SETTINGS.map(([env, help]) => `  ${optionName(env).padEnd(width)}  ${help} [${env}]`).join('\n');
+/** The help lines of `names`, in the order of SETTINGS. */
+export function settingsHelp(names: readonly string[]): string {
+  const shown = SETTINGS.filter(([env]) => names.includes(env));
+  const width = Math.max(...shown.map(([env]) => optionName(env).length));
+  return shown.map(([env, help]) => `  ${optionName(env).padEnd(width)}  ${help} [${env}]`).join('\n');
+}
+
+/** Only the variables named in `names`: a command's configuration is never refused for a setting it does not use. */
+export function pickSettings(env: Record<string, string | undefined>, names: readonly string[]): Record<string, string | undefined> {
+  return Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
 }

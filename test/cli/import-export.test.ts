@@ -3,11 +3,12 @@
  * real files, on both stores.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { createTestDatabaseUrl, describeEachStore, openTestStoreAt, type StoreKind, type TestDatabaseUrl } from '../helpers/stores.js';
+import { parseSummary } from './import-summary.js';
 import { runCli } from './run-cli.js';
 
 const GOOD = [
@@ -38,7 +39,7 @@ const readReport = (path: string) => readFileSync(path, 'utf8').trim().split('\n
 async function allUsers(kind: StoreKind, url: string) {
   const store = await openTestStoreAt(kind, url);
   try {
-    return await store.search({ filter: {}, limit: 10_000 });
+    return (await store.search({ filter: {}, limit: 10_000 })).value;
   } finally {
     await store.close();
   }
@@ -60,7 +61,7 @@ describeEachStore('user-service import and export', (kind) => {
     const file = mixedFile(dir);
     const result = await runCli(['import', file, '--database-url', db.databaseUrl]);
     assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stdout, /^created 3, updated 0, skipped 1, rejected 3 \(7 records in /);
+    assert.deepEqual(parseSummary(result.stdout), { created: 3, updated: 0, unchanged: 0, skipped: 1, rejected: 3, records: 7, report: `${file}.report.jsonl` });
     const report = readReport(`${file}.report.jsonl`);
     assert.deepEqual(
       report.map((r) => [r.line, r.outcome]),
@@ -75,23 +76,40 @@ describeEachStore('user-service import and export', (kind) => {
     assert.deepEqual(users.find((u) => u.username === 'imp.bob')?.legacy_ids, ['dept/42']);
   });
 
-  it('re-running the same file changes nothing, with skip and with update', async () => {
+  it('re-running the same file changes nothing, with skip and with update (unchanged users counted as unchanged)', async () => {
     const before = await allUsers(kind, db.databaseUrl);
     const skip = await runCli(['import', join(dir, 'users.jsonl'), '--database-url', db.databaseUrl]);
-    assert.match(skip.stdout, /^created 0, updated 0, skipped 4, rejected 3 /);
+    assert.deepEqual(parseSummary(skip.stdout), { created: 0, updated: 0, unchanged: 0, skipped: 4, rejected: 3, records: 7, report: `${join(dir, 'users.jsonl')}.report.jsonl` });
     const good = join(dir, 'good.jsonl');
     writeFileSync(good, GOOD.map((u) => JSON.stringify(u)).join('\n'));
     const update = await runCli(['import', good, '--database-url', db.databaseUrl, '--on-conflict', 'update']);
     assert.equal(update.code, 0, update.stderr);
-    assert.match(update.stdout, /^created 0, updated 0, skipped 3, rejected 0 /, 'users equal to their record are left alone');
+    assert.deepEqual(parseSummary(update.stdout), { created: 0, updated: 0, unchanged: 3, skipped: 0, rejected: 0, records: 3 }, 'users equal to their record are left alone');
+    assert.match(update.stdout, /; nothing to report$/m);
     assert.deepEqual(await allUsers(kind, db.databaseUrl), before);
+  });
+
+  it('a stale report never survives: a run with nothing to report removes it, a run with less to report replaces it', async () => {
+    const file = join(dir, 'stale.jsonl');
+    const report = `${file}.report.jsonl`;
+    writeFileSync(file, [JSON.stringify({ username: 'stale.a', email_address: 'stale.a@example.com' }), '{ broken', '[]'].join('\n'));
+    assert.equal(parseSummary((await runCli(['import', file, '--database-url', db.databaseUrl])).stdout).report, report);
+    assert.equal(readReport(report).length, 2);
+    writeFileSync(file, [JSON.stringify({ username: 'stale.a', email_address: 'stale.a@example.com' }), '{ broken'].join('\n'));
+    await runCli(['import', file, '--database-url', db.databaseUrl, '--on-conflict', 'update']);
+    assert.deepEqual(readReport(report).map((r) => r.line), [2], 'the report holds only the latest run');
+    writeFileSync(file, JSON.stringify({ username: 'stale.a', email_address: 'stale.a@example.com' }));
+    const clean = await runCli(['import', file, '--database-url', db.databaseUrl, '--on-conflict', 'update']);
+    assert.equal(clean.code, 0, clean.stderr);
+    assert.equal(parseSummary(clean.stdout).report, undefined);
+    assert.equal(existsSync(report), false, 'the previous report is removed');
   });
 
   it('--on-conflict update replaces the user holding the keys', async () => {
     const file = join(dir, 'changed.jsonl');
     writeFileSync(file, JSON.stringify({ ...GOOD[2], display_name: 'Carol C.' }));
     const result = await runCli(['import', file, '--database-url', db.databaseUrl, '--on-conflict', 'update']);
-    assert.match(result.stdout, /^created 0, updated 1, skipped 0, rejected 0 /);
+    assert.deepEqual(parseSummary(result.stdout), { created: 0, updated: 1, unchanged: 0, skipped: 0, rejected: 0, records: 1 });
     const carol = (await allUsers(kind, db.databaseUrl)).find((u) => u.username === 'imp.carol');
     assert.equal(carol?.display_name, 'Carol C.');
     assert.equal(carol?.version, 2);
@@ -102,9 +120,22 @@ describeEachStore('user-service import and export', (kind) => {
     writeFileSync(file, [JSON.stringify({ username: 'imp.frank', email_address: 'frank@example.com' }), JSON.stringify(GOOD[2]), JSON.stringify({ username: 'imp.gina', email_address: 'gina@example.com' })].join('\n'));
     const result = await runCli(['import', file, '--database-url', db.databaseUrl, '--on-conflict', 'fail', '--batch-size', '1']);
     assert.equal(result.code, 1);
-    assert.match(result.stdout, /^created 1, updated 0, skipped 0, rejected 1 .*stopped at line 2/);
+    assert.match(result.stdout, /; stopped at line 2 \(--on-conflict fail\);/);
+    assert.deepEqual({ ...parseSummary(result.stdout), report: undefined }, { created: 1, updated: 0, unchanged: 0, skipped: 0, rejected: 1, records: 2, report: undefined });
     const names = (await allUsers(kind, db.databaseUrl)).map((u) => u.username);
     assert.ok(names.includes('imp.frank') && !names.includes('imp.gina'));
+  });
+
+  it('--on-conflict fail in the middle of a batch: the records after the stop are neither written nor counted', async () => {
+    const file = join(dir, 'fail-batch.jsonl');
+    writeFileSync(file, [JSON.stringify({ username: 'imp.hank', email_address: 'hank@example.com' }), '{ broken', JSON.stringify(GOOD[2]), JSON.stringify({ username: 'imp.ida', email_address: 'ida@example.com' })].join('\n'));
+    const result = await runCli(['import', file, '--database-url', db.databaseUrl, '--on-conflict', 'fail']);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /; stopped at line 3 \(--on-conflict fail\);/);
+    assert.deepEqual({ ...parseSummary(result.stdout), report: undefined }, { created: 1, updated: 0, unchanged: 0, skipped: 0, rejected: 2, records: 3, report: undefined });
+    assert.deepEqual(readReport(`${file}.report.jsonl`).map((r) => [r.line, r.outcome]), [[2, 'rejected'], [3, 'rejected']]);
+    const names = (await allUsers(kind, db.databaseUrl)).map((u) => u.username);
+    assert.ok(names.includes('imp.hank') && !names.includes('imp.ida'));
   });
 
   for (const format of ['jsonl', 'csv'] as const) {

@@ -1,0 +1,78 @@
+/**
+ * The import scenarios: the real CLI (`node dist/src/cli/main.js import`) as an
+ * operator runs it, one process per run, timed from spawn to exit with its peak
+ * RSS. For each store: a file of BENCH_IMPORT_USERS new users into an empty
+ * database (`import-empty`), then every one of them changed with
+ * `--on-conflict update` over the now full table (`import-update`), then the
+ * same file again, which changes nothing (`import-unchanged`). With
+ * BENCH_PROFILE=1 each runs under `node --cpu-prof` (the profile is summarised).
+ */
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StoreKind } from './bench-options.js';
+import { writeImportFile } from './import-data.js';
+import { createScratchDatabase } from './postgres-database.js';
+import { runNode } from './processes.js';
+import { formatProfileSummary, summariseProfile } from './profile-summary.js';
+import type { ImportMeasurement, ImportStoreResult } from './results.js';
+import type { StoreRunContext } from './store-run.js';
+
+export const IMPORT_SCENARIOS = [
+  { name: 'import-empty', title: 'new users into an empty database', file: 'new', args: [] },
+  { name: 'import-update', title: 'every user changed, --on-conflict update over the full table', file: 'changed', args: ['--on-conflict', 'update'] },
+  { name: 'import-unchanged', title: 'the same file again, --on-conflict update (nothing changes)', file: 'changed', args: ['--on-conflict', 'update'] },
+] as const;
+
+/** Import scenarios selected by BENCH_SCENARIOS: only by filters that start with `import`. */
+export function selectImportScenarios(filters: readonly string[]) {
+  const own = filters.filter((f) => f.startsWith('import'));
+  return IMPORT_SCENARIOS.filter((s) => own.some((f) => s.name.includes(f)));
+}
+
+const MB = 1024 * 1024;
+
+export async function runImports(store: StoreKind, context: StoreRunContext): Promise<ImportStoreResult> {
+  const { options, runDir } = context;
+  const users = options.importUsers;
+  const scenarios = selectImportScenarios(options.scenarios);
+  const files = { new: join(runDir, `import-${users}-new.jsonl`), changed: join(runDir, `import-${users}-changed.jsonl`) };
+  for (const [variant, path] of Object.entries(files) as ['new' | 'changed', string][]) {
+    if (scenarios.some((s) => s.file === variant) && readdirSync(runDir).every((f) => join(runDir, f) !== path)) {
+      console.log(`[import] writing ${users.toLocaleString('en')} ${variant} users to ${path}`);
+      await writeImportFile(path, users, variant);
+    }
+  }
+  let databaseUrl: string;
+  if (store === 'sqlite') databaseUrl = `sqlite:${join(runDir, `import-${users}.db`)}`;
+  else {
+    const scratch = await createScratchDatabase(options.postgresUrl, `import_${users}`);
+    context.cleanups.push(() => scratch.drop());
+    databaseUrl = scratch.url;
+  }
+  const measurements: ImportMeasurement[] = [];
+  for (const scenario of scenarios) {
+    const label = `${store}-${scenario.name}`;
+    const profileDir = join(runDir, 'profiles', label);
+    if (options.profile) mkdirSync(profileDir, { recursive: true });
+    const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const cli = join(options.root, 'dist/src/cli/main.js');
+    console.log(`[${store}] ${scenario.name}: ${users.toLocaleString('en')} users`);
+    const run = await runNode([...flags, cli, 'import', files[scenario.file], '--database-url', databaseUrl, ...scenario.args], {}, runDir, join(runDir, `${label}.log`));
+    const summary = run.stdout.trim().split('\n').at(-1) ?? '';
+    if (run.code !== 0) throw new Error(`${label}: the import exited with ${run.code}: ${summary}; see ${join(runDir, `${label}.log`)}`);
+    const measurement: ImportMeasurement = {
+      name: scenario.name, title: scenario.title, users, seconds: run.seconds, usersPerSecond: users / run.seconds, peakRssMB: run.peakRssBytes / MB, summary,
+    };
+    console.log(`[${store}] ${scenario.name}: ${run.seconds.toFixed(1)} s, ${Math.round(measurement.usersPerSecond)} users/s, peak RSS ${measurement.peakRssMB.toFixed(0)} MB: ${summary}`);
+    if (options.profile) {
+      const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+      if (file) {
+        const profile = summariseProfile(join(profileDir, file), options.root, 15);
+        console.log(formatProfileSummary(`[${label}]`, profile));
+        measurement.profile = { file: join(profileDir, file), summary: profile };
+      }
+    }
+    measurements.push(measurement);
+  }
+  return { store, users, measurements };
+}

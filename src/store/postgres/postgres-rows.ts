@@ -1,0 +1,50 @@
+/**
+ * The users table's row as postgres.js returns it, and the one function that
+ * turns it into the domain User; the parameters a single user is written with.
+ */
+import { displayNameKey, type User } from '../../users/user.js';
+
+export interface UserRow {
+  uid: string;
+  username: string;
+  email_address: string;
+  legacy_ids: string[];
+  display_name: string | null;
+  /** A `json` column: postgres.js parses it, keeping the member order as written. */
+  attributes: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+  version: number;
+}
+
+export function userRowToUser(row: UserRow): User {
+  return {
+    uid: row.uid,
+    username: row.username,
+    email_address: row.email_address,
+    legacy_ids: row.legacy_ids,
+    display_name: row.display_name,
+    attributes: row.attributes,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    version: row.version,
+  };
+}
+
+/** The values of a user's row. */
+export function rowValues(user: User) {
+  return {
+    uid: user.uid,
+    username: user.username,
+    email_address: user.email_address,
+    legacy_ids: user.legacy_ids,
+    display_name: user.display_name,
+    display_name_key: displayNameKey(user.display_name),
+    // Sent as text and cast, so the server keeps the exact text (member order);
+    // a json-typed parameter would go through jsonb and be reordered.
+    attributes: JSON.stringify(user.attributes),
+    created_at: user.created_at,
+    updated_at: user.updated_at,
+    version: user.version,
+  };
+}
