@@ -5,6 +5,12 @@
  * description of the input and the OpenAPI document names them.
  */
 
+/**
+ * The alphabet of usernames, as a JSON Schema `pattern` (ECMA-262 with the `u`
+ * flag): other validators can enforce it from the OpenAPI document.
+ */
+export const USERNAME_PATTERN = '^[\\p{L}\\p{M}\\p{Nd}._@+-]+$';
+
 /** Unicode letters, combining marks, decimal digits and `. _ - @ +`; 1–64 code points after NFC. */
 const USERNAME = /^[\p{L}\p{M}\p{Nd}._@+-]{1,64}$/u;
 
@@ -12,10 +18,20 @@ export function isUsername(value: string): boolean {
   return USERNAME.test(value.normalize('NFC'));
 }
 
+const ATOM = "[\\p{L}\\p{M}\\p{N}!#$%&'*+/=?^_`{|}~-]+";
 /** Dot-atom local part (RFC 5322 atext, plus non-ASCII letters per RFC 6531), no leading, trailing or double dot. */
-const LOCAL_PART = /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+(?:\.[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u;
+const LOCAL_PART_SOURCE = `${ATOM}(?:\\.${ATOM})*`;
 /** A DNS label (or its Unicode form): letters and digits, inner hyphens, at most 63. */
-const DOMAIN_LABEL = /^[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?$/u;
+const LABEL_SOURCE = '[\\p{L}\\p{M}\\p{N}](?:[\\p{L}\\p{M}\\p{N}-]{0,61}[\\p{L}\\p{M}\\p{N}])?';
+const LOCAL_PART = new RegExp(`^${LOCAL_PART_SOURCE}$`, 'u');
+const DOMAIN_LABEL = new RegExp(`^${LABEL_SOURCE}$`, 'u');
+
+/**
+ * The whole address as a JSON Schema `pattern`: a local part of at most 64
+ * characters, `@`, and a domain of at least two labels. With `maxLength: 254`
+ * it states the whole rule, so other validators enforce it too.
+ */
+export const EMAIL_ADDRESS_PATTERN = `^(?=.{1,64}@)${LOCAL_PART_SOURCE}@${LABEL_SOURCE}(?:\\.${LABEL_SOURCE})+$`;
 
 /**
  * `local@domain`: at most 254 characters, local part at most 64, a domain of at
@@ -40,6 +56,7 @@ export function isEmailAddress(value: string): boolean {
  * space (spaces inside are allowed, as are colons and slashes). Compared exactly,
  * so it is stored as given.
  */
+export const LEGACY_ID_PATTERN = '^(?!\\s)[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]+(?<!\\s)$';
 const LEGACY_ID = /^(?![\s])[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]{1,128}(?<![\s])$/u;
 
 export function isLegacyId(value: string): boolean {

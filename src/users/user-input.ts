@@ -4,7 +4,7 @@
  * attributes). Failures are `validation-failed` problems with JSON pointers.
  */
 import { pointerToken } from '../json-pointer.js';
-import { ProblemError } from '../problems.js';
+import { ProblemError } from '../http/problems.js';
 import type { UserFields } from './user.js';
 import { ATTRIBUTES_MAX_BYTES, type CreateUserBody } from './user-schemas.js';
 

@@ -4,8 +4,8 @@
  * colon, so a value may hold further colons (`legacy_id:crm:77`). A uid never
  * contains a colon, so the two forms cannot be confused.
  */
-import { ProblemError } from '../problems.js';
-import { LOOKUP_KEYS, comparedValue, type LookupKey } from './user.js';
+import { ProblemError } from '../http/problems.js';
+import { LOOKUP_KEYS, comparedValue, isUid, type LookupKey } from './user.js';
 
 export type UserRef = { kind: 'uid'; uid: string } | { kind: 'key'; key: LookupKey; value: string };
 
@@ -27,4 +27,16 @@ export function parseUserRef(segment: string): UserRef {
   }
   if (value === '') throw new ProblemError('malformed-request', 'The lookup value is empty.');
   return { kind: 'key', key: key as LookupKey, value: comparedValue(key as LookupKey, value) };
+}
+
+/**
+ * The decoded segment as logs may show it: a uid as it is (it names no person),
+ * a lookup as its key name (`email_address:…`), anything else as `…`. A key name
+ * that is not one of the lookup keys could itself be an address, so it is not shown.
+ */
+export function loggableRef(segment: string): string {
+  const colon = segment.indexOf(':');
+  if (colon === -1) return isUid(segment.toLowerCase()) ? segment.toLowerCase() : '…';
+  const key = segment.slice(0, colon);
+  return (LOOKUP_KEYS as readonly string[]).includes(key) ? `${key}:…` : '…:…';
 }

@@ -3,20 +3,29 @@
  * domain rules; knows nothing of HTTP beyond the problems it raises.
  */
 import { v7 as uuidv7 } from 'uuid';
-import { ProblemError } from '../problems.js';
+import { ProblemError } from '../http/problems.js';
 import { KeyConflictError } from '../store/store-errors.js';
-import type { Precondition, SearchFilter, UserStore, WriteOutcome } from '../store/user-store.js';
+import type { PendingIdempotency, Precondition, SearchFilter, UserStore, WriteOutcome } from '../store/user-store.js';
 import { canon } from './canonical.js';
 import { decodeCursor, encodeCursor } from './search-cursor.js';
 import { isUid, type User } from './user.js';
 import { isStorable, toUserFields } from './user-input.js';
 import { parseUserRef } from './user-ref.js';
-import { SEARCH_LIMIT_DEFAULT, type CreateUserBody, type ReplaceUserBody, type SearchQuery } from './user-schemas.js';
+import { patchedFields } from './user-patch.js';
+import { SEARCH_LIMIT_DEFAULT, type CreateUserBody, type ReplaceUserBody, type SearchQuery, type UserPatch } from './user-schemas.js';
 
 export interface SearchResult {
   users: User[];
   /** Present when more users may follow: the cursor of the next page. */
   nextCursor?: string;
+  /** The change-feed position the page reflects (Feed-Position). */
+  position: number;
+}
+
+export interface ReadResult {
+  user: User;
+  /** The change-feed position the answer reflects (Feed-Position). */
+  position: number;
 }
 
 export interface UserServiceOptions {
@@ -50,15 +59,15 @@ export function createUserService({ store, now = () => new Date().toISOString() 
     throw error;
   }));
 
-  async function read(ref: string): Promise<User> {
+  async function read(ref: string): Promise<ReadResult> {
     const parsed = parseUserRef(ref);
     const key = parsed.kind === 'uid' ? 'uid' : parsed.key;
     const value = parsed.kind === 'uid' ? parsed.uid : parsed.value;
     // A malformed uid cannot exist: answer 404 without asking the store.
     if (key === 'uid' && !isUid(value)) throw notFound();
-    const user = await store.findByKey(key, value);
+    const { value: user, position } = await store.lookup(key, value);
     if (!user) throw notFound();
-    return user;
+    return { user, position };
   }
 
   /** The uid a write path names, or 404 when it cannot name one. */
@@ -72,11 +81,21 @@ export function createUserService({ store, now = () => new Date().toISOString() 
     /** GET /users/{uid} and GET /users/{key}:{value} alike (seed §4: the lookup is an alias). */
     read,
 
-    async create(body: CreateUserBody): Promise<User> {
+    async create(body: CreateUserBody, idempotency?: PendingIdempotency): Promise<User> {
       const timestamp = now();
       const user: User = { uid: uuidv7(), ...toUserFields(body), created_at: timestamp, updated_at: timestamp, version: 1 };
-      return store.create(user).catch(conflict);
+      return store.create(user, idempotency).catch(conflict);
     },
+
+    /** PATCH /users/{uid}: the merge patch applied inside the write's transaction (user-patch.ts). */
+    async patch(ref: string, patch: UserPatch, precondition?: Precondition, idempotency?: PendingIdempotency): Promise<User> {
+      const uid = writableUid(ref);
+      const outcome = await store.replace(uid, (current) => patchedFields(current, patch), now(), precondition, idempotency).catch(conflict);
+      return settle(outcome);
+    },
+
+    /** The uid a write path names (lower case), or 404 when it cannot name one. */
+    writableUid,
 
     async replace(ref: string, body: ReplaceUserBody, precondition?: Precondition): Promise<User> {
       const uid = writableUid(ref);
@@ -117,10 +136,10 @@ export function createUserService({ store, now = () => new Date().toISOString() 
       }
       const limit = query.limit === undefined ? SEARCH_LIMIT_DEFAULT : Number(query.limit);
       // One extra row tells whether a next page exists without a second query.
-      const rows = await store.search({ filter, after, limit: limit + 1 });
+      const { value: rows, position } = await store.search({ filter, after, limit: limit + 1 });
       const users = rows.slice(0, limit);
       const last = users[users.length - 1];
-      return rows.length > limit && last ? { users, nextCursor: encodeCursor(await getCursorKey(), last.uid, filter) } : { users };
+      return rows.length > limit && last ? { users, nextCursor: encodeCursor(await getCursorKey(), last.uid, filter), position } : { users, position };
     },
   };
 }

@@ -25,6 +25,17 @@ export interface User {
 /** The writable part of a user: what POST and PUT replace. */
 export type UserFields = Pick<User, 'username' | 'email_address' | 'legacy_ids' | 'display_name' | 'attributes'>;
 
+/** Whether two users' writable fields are equal (member order of attributes included, as stored). */
+export function sameFields(a: UserFields, b: UserFields): boolean {
+  return (
+    a.username === b.username &&
+    a.email_address === b.email_address &&
+    a.display_name === b.display_name &&
+    JSON.stringify(a.legacy_ids) === JSON.stringify(b.legacy_ids) &&
+    JSON.stringify(a.attributes) === JSON.stringify(b.attributes)
+  );
+}
+
 /** Keys a user can be looked up by (seed §4). No key name contains a colon. */
 export const LOOKUP_KEYS = ['uid', 'username', 'email_address', 'legacy_id'] as const;
 export type LookupKey = (typeof LOOKUP_KEYS)[number];

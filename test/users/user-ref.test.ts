@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ProblemError } from '../../src/problems.js';
+import { ProblemError } from '../../src/http/problems.js';
 import { canon } from '../../src/users/canonical.js';
 import { LOOKUP_KEYS } from '../../src/users/user.js';
-import { parseUserRef } from '../../src/users/user-ref.js';
+import { loggableRef, parseUserRef } from '../../src/users/user-ref.js';
 
 const RUNS = { numRuns: 2000, seed: 20261121 };
 const value = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((v) => !v.includes('\u0000'));
@@ -66,5 +66,25 @@ describe('parseUserRef', () => {
     for (const key of LOOKUP_KEYS) assert.equal(problemType(() => parseUserRef(`${key}:`)), 'malformed-request');
     assert.equal(problemType(() => parseUserRef('username:a\u0000b')), 'malformed-request');
     assert.equal(problemType(() => parseUserRef('\u0000')), 'malformed-request');
+  });
+});
+
+describe('loggableRef', () => {
+  it('shows a uid, the key name of a lookup, and nothing of any value', () => {
+    assert.equal(loggableRef('01937F4E-8C2A-7B3D-9E4F-0A1B2C3D4E5F'), '01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f');
+    assert.equal(loggableRef('email_address:alice@example.com'), 'email_address:…');
+    assert.equal(loggableRef('legacy_id:crm:77'), 'legacy_id:…');
+    assert.equal(loggableRef('alice@example.com'), '…', 'a segment that is no uid is not shown');
+    assert.equal(loggableRef('alice@example.com:x'), '…:…', 'an unknown key name could itself be an address');
+  });
+
+  it('never returns text of the value, whatever the segment', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...LOOKUP_KEYS, 'nokey', ''), value, (key, v) => {
+        const shown = loggableRef(`${key}:${v}`);
+        return shown === `${key}:…` || shown === '…:…';
+      }),
+      RUNS,
+    );
   });
 });

@@ -1,0 +1,73 @@
+/**
+ * Idempotency-Key records in SQLite (table idempotency_keys, migration 2). A key
+ * is claimed by inserting its row, or by overwriting a row that has expired; a
+ * row that has not expired makes the claim fail. Claims run inside the write's
+ * transaction (group commit's savepoint), so a claimed key and its write commit
+ * or roll back together.
+ */
+import type Database from 'better-sqlite3';
+import { IdempotencyKeyTaken } from '../store-errors.js';
+import type { IdempotencyRecord, StoredResponse } from '../user-store.js';
+
+interface Row {
+  fingerprint: string;
+  status: number;
+  headers: string;
+  body: string;
+  expires_at: number;
+}
+
+/** A claim's placeholder answer, replaced before its transaction commits. */
+const PLACEHOLDER: StoredResponse = { status: 0, headers: {}, body: '' };
+
+export function sqliteIdempotency(db: Database.Database) {
+  const upsert = db.prepare(
+    `INSERT INTO idempotency_keys (scope, key, fingerprint, status, headers, body, expires_at)
+     VALUES (@scope, @key, @fingerprint, @status, @headers, @body, @expires_at)
+     ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
+       headers = excluded.headers, body = excluded.body, expires_at = excluded.expires_at
+     WHERE idempotency_keys.expires_at <= @now`,
+  );
+  const answer = db.prepare('UPDATE idempotency_keys SET status = @status, headers = @headers, body = @body WHERE scope = @scope AND key = @key');
+  const select = db.prepare<[string, string, number], Row>('SELECT fingerprint, status, headers, body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ? AND expires_at > ?');
+  const purge = db.prepare('DELETE FROM idempotency_keys WHERE (scope, key) IN (SELECT scope, key FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)');
+
+  const params = (record: IdempotencyRecord, now: number) => ({
+    scope: record.scope,
+    key: record.key,
+    fingerprint: record.fingerprint,
+    status: record.response.status,
+    headers: JSON.stringify(record.response.headers),
+    body: record.response.body,
+    expires_at: record.expiresAt,
+    now,
+  });
+
+  return {
+    /** Inserts the record unless the key is recorded and not expired; returns whether it did. */
+    save(record: IdempotencyRecord, now: number): boolean {
+      return upsert.run(params(record, now)).changes === 1;
+    },
+
+    /** Claims the key inside the current transaction, or throws IdempotencyKeyTaken. */
+    claim(record: Omit<IdempotencyRecord, 'response'>, now: number, response: StoredResponse = PLACEHOLDER): void {
+      if (upsert.run(params({ ...record, response }, now)).changes !== 1) throw new IdempotencyKeyTaken();
+    },
+
+    /** Stores the answer of a key claimed in the current transaction. */
+    answer(record: Pick<IdempotencyRecord, 'scope' | 'key'>, response: StoredResponse): void {
+      answer.run({ scope: record.scope, key: record.key, status: response.status, headers: JSON.stringify(response.headers), body: response.body });
+    },
+
+    find(scope: string, key: string, now: number): IdempotencyRecord | undefined {
+      const row = select.get(scope, key, now);
+      if (!row) return undefined;
+      const response = { status: row.status, headers: JSON.parse(row.headers) as Record<string, string>, body: row.body };
+      return { scope, key, fingerprint: row.fingerprint, expiresAt: row.expires_at, response };
+    },
+
+    purge(now: number, limit: number): number {
+      return purge.run(now, limit).changes;
+    },
+  };
+}
