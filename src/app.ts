@@ -1,37 +1,61 @@
 /**
  * buildApp(config, store): the Fastify instance with every route, schema and
  * handler in place. It never listens; server.ts does, and tests may.
+ *
+ * Access is default deny (CONTRACT §8): every route is registered through the
+ * route table (http/route-table.ts), which gives it the request steps its
+ * declared access needs, checked against the route the router matched.
  */
 import { randomUUID } from 'node:crypto';
-import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { createAccessControl } from './auth/access-control.js';
 import type { Config } from './config.js';
-import { createAccessControl } from './access-control.js';
-import { methodNotAllowed } from './allowed-methods.js';
-import { auditWrite } from './audit.js';
-import { accessLog, incomingRequestLog, serializeRequest } from './request-log.js';
-import { createMetrics, createRequestMetrics, installMetricsRoute, instrumentStore } from './metrics.js';
-import { parseQueryString } from './query-string.js';
-import { clientErrorHandler, createOverloadShedding, trackRequestPaths } from './hardening.js';
-import { frameworkErrors, installProblemHandlers } from './problem-handler.js';
-import { installRequestHooks, type RequestStep } from './request-hooks.js';
-import { ProblemSchema } from './problem-schema.js';
-import { ProblemError } from './problems.js';
-import { serviceRoutes } from './service-routes.js';
+import { installBodyParsers } from './http/body-parsers.js';
+import { createIdempotency, purgeExpiredKeys } from './http/idempotency.js';
+import { drainConnectionsOnClose } from './http/connection-drain.js';
+import { registerApiDocument } from './http/openapi/api-document.js';
+import { registerMissingMethods, supportEveryMethod } from './http/method-not-allowed.js';
+import { clientErrorHandler, installBelowRouterHandlers } from './http/parser-errors.js';
+import { createProblemHandlers } from './http/problem-handler.js';
+import { ProblemSchema } from './http/problem-schema.js';
+import { parseQueryString } from './http/query-string.js';
+import { createAdmission } from './http/request-admission.js';
+import { rewriteToOriginForm } from './http/request-target.js';
+import { installResponseSteps, type RequestStep } from './http/request-steps.js';
+import { installRouteTable, registerWithAccess } from './http/route-table.js';
+import { serviceRoutes } from './http/service-routes.js';
+import { cloudEventRenderer } from './events/cloud-event.js';
+import { createEventHub } from './events/event-hub.js';
+import { RELAY_NAME, startNatsRelay } from './events/nats-relay.js';
+import { eventRoutes } from './events/event-routes.js';
+import { UserEvent } from './events/event-schemas.js';
+import { createFeedMetrics } from './events/feed-metrics.js';
+import { startRetention } from './events/retention.js';
+import { auditWrite } from './observability/audit.js';
+import { serializeError } from './observability/error-log.js';
+import { createMetrics, createRequestMetrics, installMetricsRoute, instrumentStore } from './observability/metrics.js';
+import { attachOverloadMonitor, monitorOverload, sheddingStep } from './observability/overload.js';
+import { accessLog, incomingRequestLog, serializeRequest } from './observability/request-log.js';
+import { throttledWarning } from './observability/throttled-warning.js';
 import type { UserStore } from './store/user-store.js';
 import { USER_FORMATS } from './users/user-formats.js';
-import { AJV_OPTIONS } from './validation-options.js';
 import { userRoutes } from './users/user-routes.js';
 import { UserResource } from './users/user-schemas.js';
 import { createUserService } from './users/user-service.js';
+import { AJV_OPTIONS } from './validation-options.js';
 
 const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; frame-ancestors 'self'; base-uri 'self'";
 
 export interface AppOptions {
   config: Readonly<Config>;
   store: UserStore;
+  /** Where log lines go (default stdout); tests read them from here. */
+  logStream?: DestinationStream;
+  /** Sees every route as it is registered, before any request; tests wrap handlers with it to prove which ran. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -41,95 +65,141 @@ export interface AppOptions {
  */
 const MAX_PARAM_LENGTH = 2048;
 
-/** An incoming X-Request-Id is kept when it is short and printable; otherwise a new one is made. */
-const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+/**
+ * An incoming X-Request-Id is kept when it is 1–128 letters, digits, `-` and `_`
+ * (a UUID, a trace id); otherwise a new one is made. Logs carry it on every line,
+ * so it may hold no `@`, `:` or `.`: never an email address or a `key:value` lookup.
+ */
+const REQUEST_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-export async function buildApp({ config, store }: AppOptions): Promise<FastifyInstance> {
+const defined = <T>(items: readonly (T | undefined)[]): T[] => items.filter((item): item is T => item !== undefined);
+
+export async function buildApp({ config, store, logStream, onRoute }: AppOptions): Promise<FastifyInstance> {
+  const problems = createProblemHandlers();
+  let unrouted: RequestStep | undefined;
+  const answerBeforeRouting = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    Promise.resolve(unrouted?.(request, reply)).then(
+      () => problems.handleError(error, request, reply),
+      (refusal: unknown) => problems.handleError(refusal, request, reply),
+    );
+  };
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      // Requests are logged only through this serializer, which never copies headers or
-      // bodies, so no redaction pass is needed (it cost a tenth of each access line).
-      serializers: { req: serializeRequest },
+      // Requests are logged only through this serializer, which never copies headers,
+      // bodies or the request target, so no redaction pass is needed.
+      serializers: { req: serializeRequest, err: serializeError },
+      ...(logStream ? { stream: logStream } : {}),
     },
     // request-log.ts writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
-    // Node checks header and request deadlines on this interval (default 30 s): keep it well below them.
-    http: { maxHeaderSize: config.maxHeaderBytes, connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 2)) },
+    http: {
+      maxHeaderSize: config.maxHeaderBytes,
+      // Node checks header and request deadlines on this interval (default 30 s): keep it well below them.
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 2)),
+      // Node's own answer to a missing Host is a bare 400; request-admission.ts answers a problem instead.
+      requireHostHeader: false,
+    },
     clientErrorHandler,
     // X-Forwarded-For is believed only from the configured proxies (none by default).
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQueryString },
+    rewriteUrl: rewriteToOriginForm,
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
-    // Fastify's own 503 while closing is not a problem document; the hook below answers instead.
+    // Fastify's own 503 while closing is not a problem document; admission answers instead.
     return503OnClosing: false,
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    frameworkErrors,
+    // Errors found while routing (a path that is not valid percent-encoding, a segment over the
+    // limit): no route's steps run for them, so admission and the rate limit run here first.
+    frameworkErrors: (error, request, reply) => answerBeforeRouting(error, request, reply),
     // The serializer's own Ajv (used for unions in response schemas) must know the formats too.
     serializerOpts: { ajv: { formats: USER_FORMATS } },
     ajv: { customOptions: { ...AJV_OPTIONS } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutMs;
-  trackRequestPaths(app.server);
+  if (onRoute) app.addHook('onRoute', onRoute);
+  installBelowRouterHandlers(app.server);
+  drainConnectionsOnClose(app);
+  supportEveryMethod(app);
+  installBodyParsers(app, ['application/json', 'application/merge-patch+json']);
 
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
-  /** Every response names its request id; an instance shutting down refuses new requests. */
-  const identifyAndAdmit: RequestStep = (request, reply) => {
-    reply.header('x-request-id', request.id);
-    if (closing) {
-      reply.header('connection', 'close');
-      throw new ProblemError('store-unavailable', 'The instance is shutting down; retry.', {}, { 'retry-after': '1' });
-    }
+  const overload = monitorOverload(config.maxEventLoopDelayMs);
+  attachOverloadMonitor(app, overload);
+  const access = await createAccessControl(app, config);
+  const admit = createAdmission(() => closing);
+  const debugLog = incomingRequestLog(config.logLevel);
+  const shed = overload.enabled ? sheddingStep(overload) : undefined;
+  // Cheapest first: admission, shedding, then authentication and the rate limit. Probes are never shed.
+  installRouteTable(app, (routeAccess) => defined([admit, debugLog, routeAccess === 'probe' ? undefined : shed, access.stepFor(routeAccess)]));
+  // Requests no route answers (unmatched, or refused while routing) still get admission and the rate limit.
+  const unroutedSteps: RequestStep[] = defined([admit, access.limitOnly]);
+  const runUnroutedSteps: RequestStep = async (request, reply) => {
+    for (const step of unroutedSteps) await step(request, reply);
   };
+  unrouted = runUnroutedSteps;
+  problems.install(app, runUnroutedSteps);
 
-  // Bodies are JSON only (CONTRACT §6: anything else is a 415), so Fastify's text/plain parser goes.
-  app.removeContentTypeParser('text/plain');
   const metrics = createMetrics();
-  const observedStore = instrumentStore(store, metrics.store);
-  installProblemHandlers(app);
-  installRequestHooks(app, {
-    // Shedding before authentication and rate limits (cheapest first); 405 after them,
-    // so an unauthenticated request learns nothing about which methods exist.
-    onRequest: [
-      identifyAndAdmit,
-      incomingRequestLog(config.logLevel),
-      createOverloadShedding(app, config.maxEventLoopDelayMs),
-      await createAccessControl(app, config),
-      methodNotAllowed,
-    ],
-    onResponse: [createRequestMetrics(metrics), auditWrite, accessLog(config.logLevel)],
-  });
-  installMetricsRoute(app, metrics);
+  // The change feed (CONTRACT §11): streams fed by one hub per instance, retention, metrics.
+  const render = cloudEventRenderer(config.events.source);
+  const hub = createEventHub({ events: store.events, render, heartbeatMs: config.events.heartbeatMs, onError: throttledWarning(() => app.log, 'change feed: reading new events failed; retrying') });
+  const relayName = config.events.nats ? RELAY_NAME : undefined;
+  const feedMetrics = createFeedMetrics({ registry: metrics.registry, events: store.events, subscribers: () => hub.size, ...(relayName ? { relayName } : {}) });
+  const observedStore = instrumentStore(store, metrics.store, config.store.changeFeed ? feedMetrics.appended : undefined);
+  installResponseSteps(app, [createRequestMetrics(metrics), auditWrite, accessLog(config.logLevel)]);
   app.addSchema(UserResource);
+  app.addSchema(UserEvent);
   app.addSchema(ProblemSchema);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'User service',
-        version: '1',
-        description: 'Create, read, update, delete and search users; fetch one user by a secondary key at `/users/{key}:{value}`. Errors are RFC 9457 problem documents.',
-      },
-    },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  // Before any route: the generator documents the routes registered after it.
+  await registerApiDocument(app, config.auth);
+  installMetricsRoute(app, metrics);
+  // The API reference page: public, assets served from this service (no CDN), no validator badge (no outbound request).
+  await registerWithAccess(app, 'public', async (docs) => {
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      staticCSP: DOCS_CSP,
+      uiConfig: { deepLinking: true, tryItOutEnabled: true, validatorUrl: null },
+    });
   });
-  // The API reference page: assets served from this service (no CDN), no validator badge (no outbound request).
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    staticCSP: DOCS_CSP,
-    uiConfig: { deepLinking: true, tryItOutEnabled: true, validatorUrl: null },
+  await app.register(serviceRoutes, { store: observedStore, overload });
+  const idempotency = createIdempotency({ store: observedStore, ttlMs: config.idempotencyTtlMs, delayAfterWriteMs: config.delayAfterWriteMs });
+  purgeExpiredKeys(app, observedStore);
+  await app.register(userRoutes, { service: createUserService({ store: observedStore }), idempotency });
+  await app.register(eventRoutes, { events: store.events, hub, render, config: config.events, onStreamEnd: feedMetrics.streamEnded });
+  const stopRetention = startRetention({
+    events: store.events,
+    config: config.events,
+    ...(relayName ? { relayName } : {}),
+    onError: throttledWarning(() => app.log, 'change feed: retention failed; retrying at its next run'),
+    onDeleted: (count) => feedMetrics.retained.inc(count),
   });
-  await app.register(serviceRoutes, { store: observedStore });
-  await app.register(userRoutes, { service: createUserService({ store: observedStore }) });
+  const relay = config.events.nats
+    ? startNatsRelay({
+        events: store.events,
+        leadership: store.leadership(RELAY_NAME),
+        nats: config.events.nats,
+        name: RELAY_NAME,
+        render,
+        onError: throttledWarning(() => app.log, 'change feed: publishing to NATS failed; retrying'),
+      })
+    : undefined;
+  // Streams never end by themselves: end them first, so a graceful stop waits for nothing.
+  app.addHook('preClose', async () => {
+    stopRetention();
+    hub.close();
+    await relay?.stop();
+  });
+  registerMissingMethods(app, app.routeTable);
   app.addHook('onClose', async () => store.close());
   return app;
 }

@@ -4,7 +4,7 @@
  * setting; the entry point prints its one line and exits non-zero.
  */
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import type { SqliteSynchronous } from './store/sqlite/sqlite-connection.js';
 
 export class ConfigError extends Error {
@@ -14,9 +14,15 @@ export class ConfigError extends Error {
   }
 }
 
-export type StoreConfig =
+/**
+ * `changeFeed`: whether writes append change events (CHANGE_FEED, on by default).
+ * Off only to measure what the feed costs: writes made with it off are missing
+ * from the feed for good, so a consumer following it would miss them.
+ */
+export type StoreConfig = { changeFeed: boolean } & (
   | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous }
-  | { kind: 'postgres'; url: string; poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
+  | { kind: 'postgres'; url: string; poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number }
+);
 
 export const SCOPES = ['users:read', 'users:write'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -73,6 +79,43 @@ export interface Config {
   maxHeaderBytes: number;
   /** Event-loop delay beyond which requests are shed with 503, in ms; 0 turns shedding off. */
   maxEventLoopDelayMs: number;
+  /** How long an Idempotency-Key and its answer are kept, in ms. */
+  idempotencyTtlMs: number;
+  /**
+   * For crash tests only (TEST_DELAY_AFTER_WRITE_MS): how long a write with an
+   * Idempotency-Key waits between its commit and its response. 0 in production.
+   */
+  delayAfterWriteMs: number;
+  /** The change feed (CONTRACT §11, docs/events.md). */
+  events: EventsConfig;
+}
+
+export interface EventsConfig {
+  /** CloudEvents `source` of every event (a URI-reference). */
+  source: string;
+  /** Events older than this are deleted; 0 keeps them whatever their age. */
+  retentionMs: number;
+  /** At most this many of the newest events are kept; 0 for no limit. */
+  retentionCount: number;
+  /** How often retention runs, in ms. */
+  retentionCheckMs: number;
+  /** How often an idle Server-Sent Events stream gets a comment line, in ms. */
+  heartbeatMs: number;
+  /** Most Server-Sent Events streams one instance serves; one more is a 503. */
+  maxSubscribers: number;
+  /** Bytes a stream may have waiting for a slow subscriber before it is disconnected. */
+  subscriberBufferBytes: number;
+  /** Publishing to NATS JetStream, when EVENTS_NATS_URL is set. */
+  nats?: NatsRelayConfig;
+}
+
+export interface NatsRelayConfig {
+  /** Server URLs, comma-separated as in EVENTS_NATS_URL (nats://host:port). */
+  servers: string[];
+  /** The JetStream stream (made when missing, capturing `${subjectPrefix}.>`). */
+  stream: string;
+  /** Each event is published on `${subjectPrefix}.${type}`, e.g. users.events.user.created. */
+  subjectPrefix: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -95,6 +138,46 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
+/** NATS names: a stream name has no spaces, dots, `*`, `>`, slashes; subject tokens are dot-separated and non-empty. */
+const STREAM_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const SUBJECT_PREFIX = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+
+function natsRelayConfig(env: Env): NatsRelayConfig | undefined {
+  const raw = env.EVENTS_NATS_URL;
+  if (!raw) return undefined;
+  const servers = raw.split(',').map((s) => s.trim());
+  for (const server of servers) {
+    let url: URL;
+    try {
+      url = new URL(server);
+    } catch {
+      throw new ConfigError('EVENTS_NATS_URL', `${JSON.stringify(server)} is not a URL (nats://host:port)`);
+    }
+    if (!['nats:', 'tls:'].includes(url.protocol)) throw new ConfigError('EVENTS_NATS_URL', 'must be nats:// or tls:// URLs, comma-separated');
+  }
+  const stream = env.EVENTS_NATS_STREAM || 'USER_EVENTS';
+  if (!STREAM_NAME.test(stream)) throw new ConfigError('EVENTS_NATS_STREAM', 'must be 1-64 letters, digits, - or _');
+  const subjectPrefix = env.EVENTS_NATS_SUBJECT_PREFIX || 'users.events';
+  if (!SUBJECT_PREFIX.test(subjectPrefix)) throw new ConfigError('EVENTS_NATS_SUBJECT_PREFIX', 'must be dot-separated tokens of letters, digits, - or _ (no wildcards)');
+  return { servers, stream, subjectPrefix };
+}
+
+function eventsConfig(env: Env): EventsConfig {
+  const source = env.EVENTS_SOURCE || '/users';
+  if (/[\s"\\]/.test(source) || source.length > 2048) throw new ConfigError('EVENTS_SOURCE', 'must be a URI-reference without spaces, quotes or backslashes');
+  const nats = natsRelayConfig(env);
+  return {
+    source,
+    retentionMs: integer(env, 'EVENTS_RETENTION_DAYS', 7, 0, 36_500) * 86_400_000,
+    retentionCount: integer(env, 'EVENTS_RETENTION_COUNT', 0, 0, 1_000_000_000),
+    retentionCheckMs: integer(env, 'EVENTS_RETENTION_CHECK_S', 60, 1, 86_400) * 1000,
+    heartbeatMs: integer(env, 'EVENTS_HEARTBEAT_S', 15, 1, 3600) * 1000,
+    maxSubscribers: integer(env, 'EVENTS_MAX_SUBSCRIBERS', 1000, 0, 100_000),
+    subscriberBufferBytes: integer(env, 'EVENTS_SUBSCRIBER_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
+    ...(nats ? { nats } : {}),
+  };
+}
+
 function bool(env: Env, name: string): boolean {
   return oneOf(env, name, ['true', 'false'], 'false') === 'true';
 }
@@ -104,10 +187,11 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/users.db';
 /** `sqlite:PATH`, `sqlite::memory:`, `postgres://…` or `postgresql://…`, with the settings of that store. */
 function storeConfig(env: Env): StoreConfig {
   const raw = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const changeFeed = oneOf(env, 'CHANGE_FEED', ['on', 'off'] as const, 'on') === 'on';
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length);
     if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/users.db or sqlite::memory:');
-    return { kind: 'sqlite', path, synchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL') };
+    return { kind: 'sqlite', path, synchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'), changeFeed };
   }
   if (/^postgres(ql)?:\/\//.test(raw)) {
     try {
@@ -123,6 +207,7 @@ function storeConfig(env: Env): StoreConfig {
       poolMax: integer(env, 'PG_POOL_MAX', 10, 1, 1000),
       statementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 1, 3_600_000),
       connectTimeoutMs: integer(env, 'PG_CONNECT_TIMEOUT_MS', 5_000, 1000, 600_000),
+      changeFeed,
     };
   }
   throw new ConfigError('DATABASE_URL', 'must start with sqlite:, postgres:// or postgresql://');
@@ -232,8 +317,20 @@ function trustProxy(env: Env): string[] {
   return entries;
 }
 
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * Whether `host` (an address, a name, or a URL's hostname, which keeps an IPv6
+ * address in brackets: `[::1]`) is this machine's loopback. IPv4-mapped IPv6
+ * loopback addresses (`::ffff:127.0.0.1`) count too.
+ */
+export function isLoopback(host: string): boolean {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  if (bare === 'localhost') return true;
+  const family = isIP(bare);
+  return family !== 0 && LOOPBACK.check(bare, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
@@ -260,5 +357,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     trustProxy: Object.freeze(trustProxy(env)),
     maxHeaderBytes: integer(env, 'MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024),
     maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_S', 86_400, 1, 30 * 86_400) * 1000,
+    delayAfterWriteMs: integer(env, 'TEST_DELAY_AFTER_WRITE_MS', 0, 0, 60_000),
+    events: Object.freeze(eventsConfig(env)),
   });
 }

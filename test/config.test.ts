@@ -17,18 +17,19 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.port, 8080);
-    assert.deepEqual(config.store, { kind: 'sqlite', path: './data/users.db', synchronous: 'FULL' });
+    assert.deepEqual(config.store, { kind: 'sqlite', path: './data/users.db', synchronous: 'FULL', changeFeed: true });
     assert.equal(config.bodyLimit, 65536);
     assert.ok(config.requestTimeoutMs > 0 && config.headersTimeoutMs > 0 && config.keepAliveTimeoutMs > 0);
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.store));
   });
 
   it('selects the store from DATABASE_URL', () => {
-    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).store, { kind: 'sqlite', path: ':memory:', synchronous: 'FULL' });
-    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'NORMAL' }).store, { kind: 'sqlite', path: '/tmp/x.db', synchronous: 'NORMAL' });
-    const pg = { poolMax: 10, statementTimeoutMs: 5000, connectTimeoutMs: 5000 };
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).store, { kind: 'sqlite', path: ':memory:', synchronous: 'FULL', changeFeed: true });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'NORMAL' }).store, { kind: 'sqlite', path: '/tmp/x.db', synchronous: 'NORMAL', changeFeed: true });
+    const pg = { poolMax: 10, statementTimeoutMs: 5000, connectTimeoutMs: 5000, changeFeed: true };
     assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).store, { kind: 'postgres', url: 'postgres://u@h/db', ...pg });
     assert.deepEqual(loadConfig({ DATABASE_URL: 'postgresql://u@h/db', PG_POOL_MAX: '3' }).store, { kind: 'postgres', url: 'postgresql://u@h/db', ...pg, poolMax: 3 });
+    assert.equal(loadConfig({ CHANGE_FEED: 'off' }).store.changeFeed, false);
   });
 
   it('names the setting of every bad value', () => {
@@ -37,6 +38,7 @@ describe('loadConfig', () => {
     assert.equal(settingOf({ DATABASE_URL: 'mysql://x' }), 'DATABASE_URL');
     assert.equal(settingOf({ DATABASE_URL: 'sqlite:' }), 'DATABASE_URL');
     assert.equal(settingOf({ LOG_LEVEL: 'loud' }), 'LOG_LEVEL');
+    assert.equal(settingOf({ CHANGE_FEED: 'yes' }), 'CHANGE_FEED');
     assert.equal(settingOf({ BODY_LIMIT: '1.5' }), 'BODY_LIMIT');
     assert.equal(settingOf({ SQLITE_SYNCHRONOUS: 'OFF' }), 'SQLITE_SYNCHRONOUS');
     assert.equal(settingOf({ DATABASE_URL: 'postgres://h/db', PG_POOL_MAX: '0' }), 'PG_POOL_MAX');
@@ -51,5 +53,15 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'true' }).host, '0.0.0.0');
     assert.equal(loadConfig({ HOST: '::1' }).host, '::1');
     assert.equal(loadConfig({ HOST: 'localhost' }).host, 'localhost');
+  });
+
+  it('allows an http JWKS URL only on a loopback host, IPv6 and IPv4-mapped loopback included', () => {
+    const jwt = (url: string) => ({ AUTH_MODE: 'jwt', JWT_ISSUER: 'https://i', JWT_AUDIENCE: 'a', JWT_JWKS_URL: url });
+    for (const url of ['http://127.0.0.1:9/k', 'http://127.8.9.1/k', 'http://localhost:9/k', 'http://[::1]:9/k', 'http://[0:0:0:0:0:0:0:1]/k', 'http://[::ffff:127.0.0.1]/k', 'https://idp.example.com/k']) {
+      assert.equal(settingOf(jwt(url)), undefined, url);
+    }
+    for (const url of ['http://idp.example.com/k', 'http://[::2]/k', 'http://10.0.0.1/k', 'http://[::ffff:10.0.0.1]/k', 'http://0.0.0.0/k']) {
+      assert.equal(settingOf(jwt(url)), 'JWT_JWKS_URL', url);
+    }
   });
 });

@@ -10,6 +10,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { apiKeysFixture } from './helpers/auth-fixtures.js';
 import { startChildServer, type ChildServer, type StartedChildServer } from './helpers/child-server.js';
 import type { TestResponse } from './helpers/http-client.js';
 import { assertProblem } from './helpers/problem-assertions.js';
@@ -291,6 +292,35 @@ describe('graceful stop', () => {
     assert.equal(refused!.headers.connection, 'close');
     assert.ok(await connection.endedByServer(), 'the server closes the connection after the 503');
     assert.deepEqual(await server.waitForExit(), { code: 0, signal: null }, server.describe());
+  });
+
+  it('a refused request whose body never comes neither holds the stop nor makes it log an error', async () => {
+    const keys = apiKeysFixture();
+    try {
+      const server = await start('refused-slow-body.db', { AUTH_MODE: 'api-key', API_KEYS_FILE: keys.file });
+      const connection = await rawConnection(server.port);
+      // No credential, a body announced but never sent: the 401 goes out before the body is read.
+      connection.socket.write('POST /users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+      const [refused] = await connection.responses(1);
+      assertProblem(refused!, 401, 'unauthorized');
+      assert.equal(refused!.headers.connection, 'close', 'the connection is closed rather than kept for a body nobody reads');
+      server.kill('SIGTERM');
+      assert.deepEqual(await server.waitForExit(), { code: 0, signal: null }, server.describe());
+      assert.deepEqual(server.logs().filter((r) => Number(r.level) >= 50), [], 'no error line');
+    } finally {
+      keys.cleanup();
+    }
+  });
+
+  it('a connection that never finishes its request head neither holds the stop nor makes it log an error', async () => {
+    const server = await start('partial-head.db', { HEADERS_TIMEOUT_MS: '30000', REQUEST_TIMEOUT_MS: '60000' });
+    const connection = await rawConnection(server.port);
+    connection.socket.write('GET /users HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    // A whole request on another connection, answered after the partial head was written.
+    expectStatus(await server.get('/healthz'), 200, 'GET /healthz');
+    server.kill('SIGTERM');
+    assert.deepEqual(await server.waitForExit(), { code: 0, signal: null }, server.describe());
+    assert.deepEqual(server.logs().filter((r) => Number(r.level) >= 50), [], 'no error line');
   });
 
   it('exits with code 1 once SHUTDOWN_TIMEOUT_MS has passed with a request still in flight', async () => {

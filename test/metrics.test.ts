@@ -35,7 +35,7 @@ describe('GET /metrics', () => {
     assert.equal(samples.get('http_requests_total{method="GET",route="/users/:ref",status="404"}'), 1);
     assert.equal(samples.get('http_request_duration_seconds_count{method="GET",route="/users/:ref",status="200"}'), 4);
     assert.equal(samples.get('user_store_operation_duration_seconds_count{operation="create",outcome="ok"}'), 1);
-    assert.equal(samples.get('user_store_operation_duration_seconds_count{operation="findByKey",outcome="ok"}'), 5);
+    assert.equal(samples.get('user_store_operation_duration_seconds_count{operation="lookup",outcome="ok"}'), 5);
     assert.equal(samples.get('user_store_operations_in_flight{operation="create"}'), 0);
     assert.ok((samples.get('process_resident_memory_bytes') ?? 0) > 0, 'default process metrics');
     assert.doesNotMatch(res.text, /metrics\.person|example\.com/, 'labels hold route patterns, never values');

@@ -240,6 +240,93 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
         assert.equal((await store.findByKey('legacy_id', 'imp:a2'))?.uid, a.uid);
         assert.deepEqual(await store.findByKey('uid', b.uid), b);
       });
+      describe('within one batch, records see the writes of the records before them', () => {
+        const statuses = (outcomes: Awaited<ReturnType<UserStore['importUsers']>>) => outcomes.map((o) => (o.status === 'conflict' ? `conflict:${o.key}` : o.status));
+
+        it('skip: two records of the batch with the same key (in another case) or the same uid: the first is created, the second is a conflict', async () => {
+          const first = newUser({ legacy_ids: ['intra:dup'] });
+          const batch = [first, newUser({ username: first.username.toUpperCase() }), newUser({ legacy_ids: ['intra:dup'] }), { ...newUser(), uid: first.uid }];
+          assert.deepEqual(statuses(await store.importUsers(batch, 'skip', now())), ['created', 'conflict:username', 'conflict:legacy_id', 'conflict:uid']);
+          assert.deepEqual(await store.findByKey('uid', first.uid), first);
+          for (const user of batch.slice(1, 3)) assert.equal(await store.findByKey('uid', user.uid), undefined);
+        });
+
+        it('fail: stops at a conflict with an earlier record of the same batch; the records before it are written', async () => {
+          const first = newUser();
+          const last = newUser();
+          const outcomes = await store.importUsers([first, newUser({ email_address: first.email_address }), last], 'fail', now());
+          assert.deepEqual(statuses(outcomes), ['created', 'conflict:email_address']);
+          assert.ok(await store.findByKey('uid', first.uid));
+          assert.equal(await store.findByKey('uid', last.uid), undefined);
+        });
+
+        it('update: a key freed by an update earlier in the batch can be taken by a later record', async () => {
+          const holder = await store.create(newUser({ username: 'intra.old', legacy_ids: ['intra:old-id'] }));
+          const at = now();
+          const renamed = { ...newUser(), uid: holder.uid, username: 'intra.new', email_address: holder.email_address, legacy_ids: ['intra:new-id'] };
+          const taker = newUser({ username: 'INTRA.OLD', legacy_ids: ['intra:old-id'] });
+          assert.deepEqual(statuses(await store.importUsers([renamed, taker], 'update', at)), ['updated', 'created']);
+          assert.deepEqual(await store.findByKey('uid', holder.uid), { ...holder, username: 'intra.new', legacy_ids: ['intra:new-id'], updated_at: at, version: 2 });
+          assert.equal((await store.findByKey('username', 'intra.old'))?.uid, taker.uid);
+          assert.equal((await store.findByKey('legacy_id', 'intra:old-id'))?.uid, taker.uid);
+          assert.equal((await store.findByKey('legacy_id', 'intra:new-id'))?.uid, holder.uid);
+        });
+
+        it('update: a key handed from one existing user to another, and the freed key to a new user, in one batch', async () => {
+          const a = await store.create(newUser({ legacy_ids: ['swap:a'] }));
+          const b = await store.create(newUser({ legacy_ids: ['swap:b'] }));
+          const at = now();
+          const batch = [
+            { ...a, legacy_ids: ['swap:c'] }, // frees swap:a
+            { ...b, legacy_ids: ['swap:a'] }, // frees swap:b, takes swap:a from a
+            newUser({ legacy_ids: ['swap:b'] }),
+          ];
+          const outcomes = await store.importUsers(batch, 'update', at);
+          assert.deepEqual(statuses(outcomes), ['updated', 'updated', 'created']);
+          assert.equal((await store.findByKey('legacy_id', 'swap:c'))?.uid, a.uid);
+          assert.equal((await store.findByKey('legacy_id', 'swap:a'))?.uid, b.uid);
+          assert.equal((await store.findByKey('legacy_id', 'swap:b'))?.uid, batch[2]!.uid);
+          assert.deepEqual((await store.findByKey('uid', b.uid))?.legacy_ids, ['swap:a']);
+        });
+
+        it('update: a user created earlier in the batch is updated (version 2) or left unchanged by later records', async () => {
+          const created = newUser({ legacy_ids: ['intra:fresh'] });
+          const at = now();
+          const batch = [created, { ...created, uid: uuidv7(), display_name: 'Changed' }, { ...created, uid: uuidv7(), display_name: 'Changed' }];
+          assert.deepEqual(await store.importUsers(batch, 'update', at), [
+            { status: 'created', uid: created.uid },
+            { status: 'updated', uid: created.uid },
+            { status: 'unchanged', uid: created.uid },
+          ]);
+          assert.deepEqual(await store.findByKey('uid', created.uid), { ...created, display_name: 'Changed', updated_at: at, version: 2 });
+          assert.equal(await store.findByKey('uid', batch[1]!.uid), undefined);
+        });
+
+        it('update: the same existing user changed twice in one batch ends at version + 2 with the last record\'s fields', async () => {
+          const user = await store.create(newUser({ display_name: 'v1' }));
+          const at = now();
+          const outcomes = await store.importUsers([{ ...user, display_name: 'v2' }, { ...user, display_name: 'v3', legacy_ids: ['intra:twice'] }], 'update', at);
+          assert.deepEqual(statuses(outcomes), ['updated', 'updated']);
+          assert.deepEqual(await store.findByKey('uid', user.uid), { ...user, display_name: 'v3', legacy_ids: ['intra:twice'], updated_at: at, version: 3 });
+        });
+
+        it('update: a record whose keys span a user of the store and one created earlier in the batch is a conflict and writes nothing', async () => {
+          const existing = await store.create(newUser());
+          const fresh = newUser();
+          const spanning = { ...newUser(), username: existing.username, email_address: fresh.email_address };
+          assert.deepEqual(statuses(await store.importUsers([fresh, spanning], 'update', now())), ['created', 'conflict:email_address']);
+          assert.deepEqual(await store.findByKey('uid', existing.uid), existing);
+          assert.deepEqual(await store.findByKey('uid', fresh.uid), fresh);
+        });
+
+        it('a large batch (2,500 users, with a conflict every 100th) gives one outcome per record, in order', async () => {
+          const holder = await store.create(newUser());
+          const batch = Array.from({ length: 2500 }, (_, i) => (i % 100 === 99 ? newUser({ username: holder.username }) : newUser({ legacy_ids: [`large:${i}`, `large:${i}:b`] })));
+          const outcomes = await store.importUsers(batch, 'skip', now());
+          assert.deepEqual(statuses(outcomes), batch.map((_, i) => (i % 100 === 99 ? 'conflict:username' : 'created')));
+          assert.deepEqual(await store.findByKey('legacy_id', 'large:2498:b'), batch[2498]);
+        });
+      });
     });
 
     describe('search', () => {
@@ -262,28 +349,28 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       });
 
       it('returns users in ascending uid order, at most limit, strictly after `after`', async () => {
-        const page = await store.search({ filter: { prefix: tag }, limit: 3 });
+        const page = (await store.search({ filter: { prefix: tag }, limit: 3 })).value;
         assert.deepEqual(page.map((u) => u.uid), users.slice(0, 3).map((u) => u.uid));
-        const rest = await store.search({ filter: { prefix: tag }, after: users[2]!.uid, limit: 100 });
+        const rest = (await store.search({ filter: { prefix: tag }, after: users[2]!.uid, limit: 100 })).value;
         assert.deepEqual(rest.map((u) => u.uid), users.slice(3).map((u) => u.uid));
-        const all = await store.search({ filter: {}, limit: 1000 });
+        const all = (await store.search({ filter: {}, limit: 1000 })).value;
         assert.deepEqual(all.map((u) => u.uid), [...all.map((u) => u.uid)].sort());
       });
 
       it('filters by username, email address and legacy id, combined with AND', async () => {
         const target = users[4]!;
-        assert.deepEqual((await store.search({ filter: { username: canon(target.username) }, limit: 10 })).map((u) => u.uid), [target.uid]);
-        assert.deepEqual((await store.search({ filter: { email_address: canon(target.email_address) }, limit: 10 })).map((u) => u.uid), [target.uid]);
-        assert.deepEqual((await store.search({ filter: { legacy_id: `${tag}:L4` }, limit: 10 })).map((u) => u.uid), [target.uid]);
-        assert.deepEqual(await store.search({ filter: { legacy_id: `${tag}:L4`, username: canon(users[5]!.username) }, limit: 10 }), []);
+        assert.deepEqual((await store.search({ filter: { username: canon(target.username) }, limit: 10 })).value.map((u) => u.uid), [target.uid]);
+        assert.deepEqual((await store.search({ filter: { email_address: canon(target.email_address) }, limit: 10 })).value.map((u) => u.uid), [target.uid]);
+        assert.deepEqual((await store.search({ filter: { legacy_id: `${tag}:L4` }, limit: 10 })).value.map((u) => u.uid), [target.uid]);
+        assert.deepEqual((await store.search({ filter: { legacy_id: `${tag}:L4`, username: canon(users[5]!.username) }, limit: 10 })).value, []);
       });
 
       it('prefix matches the canonical username, email address or display name', async () => {
-        const byMail = await store.search({ filter: { prefix: `${tag}.mail5` }, limit: 10 });
+        const byMail = (await store.search({ filter: { prefix: `${tag}.mail5` }, limit: 10 })).value;
         assert.deepEqual(byMail.map((u) => u.uid), [users[5]!.uid]);
-        const byName = await store.search({ filter: { prefix: canon('ÉMILE') }, limit: 100 });
+        const byName = (await store.search({ filter: { prefix: canon('ÉMILE') }, limit: 100 })).value;
         assert.ok(byName.some((u) => u.uid === users[3]!.uid));
-        assert.deepEqual(await store.search({ filter: { prefix: `${tag}-nomatch` }, limit: 10 }), []);
+        assert.deepEqual((await store.search({ filter: { prefix: `${tag}-nomatch` }, limit: 10 })).value, []);
       });
     });
 

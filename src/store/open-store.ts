@@ -3,29 +3,44 @@
  * only when chosen: the SQLite path never loads the PostgreSQL driver.
  */
 import type { StoreConfig } from '../config.js';
-import { StoreUnavailableError } from './store-errors.js';
+import { describeOpenError } from './open-store-errors.js';
 import type { UserStore } from './user-store.js';
 
-/** Opens the store; a failure names DATABASE_URL, so the one start-up line says what to fix. */
-export async function openStore(config: StoreConfig): Promise<UserStore> {
+export { storeLocation } from './open-store-errors.js';
+
+export interface OpenStoreOptions {
+  /** Open an existing database only, creating nothing (export reads; it must not make an empty database at a mistyped path). */
+  mustExist?: boolean;
+  /** The process writes in large batches (an import): the store may tune for that (SQLite checkpoints less often). */
+  bulkWrites?: boolean;
+  /** Hears failures of the store's own background work (the change feed's sequencer on PostgreSQL), retried by itself. */
+  onBackgroundError?: (error: unknown) => void;
+}
+
+/** Opens the store; a failure is one line naming DATABASE_URL and the cause in words (open-store-errors.ts). */
+export async function openStore(config: StoreConfig, options: OpenStoreOptions = {}): Promise<UserStore> {
   try {
-    return await openConfiguredStore(config);
+    return await openConfiguredStore(config, options);
   } catch (error) {
-    const why = error instanceof StoreUnavailableError ? `the store cannot be reached` : `the store cannot be opened`;
-    const cause = (error instanceof StoreUnavailableError ? error.cause : error) as { code?: string; message?: string } | undefined;
-    throw new Error(`DATABASE_URL: ${why} (${cause?.code ?? cause?.message ?? 'unknown cause'})`, { cause: error });
+    throw new Error(describeOpenError(config, error, options.mustExist), { cause: error });
   }
 }
 
-async function openConfiguredStore(config: StoreConfig): Promise<UserStore> {
+async function openConfiguredStore(config: StoreConfig, options: OpenStoreOptions): Promise<UserStore> {
   switch (config.kind) {
     case 'sqlite': {
       const { openSqliteUserStore } = await import('./sqlite/sqlite-user-store.js');
-      return openSqliteUserStore({ path: config.path, synchronous: config.synchronous });
+      return openSqliteUserStore({
+        path: config.path,
+        synchronous: config.synchronous,
+        changeFeed: config.changeFeed,
+        mustExist: options.mustExist === true,
+        bulkWrites: options.bulkWrites === true,
+      });
     }
     case 'postgres': {
       const { openPostgresUserStore } = await import('./postgres/postgres-user-store.js');
-      return openPostgresUserStore(config);
+      return openPostgresUserStore({ ...config, ...(options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {}) });
     }
   }
 }
@@ -37,16 +52,20 @@ export interface MigrationResult {
   version: number;
 }
 
-/** Applies the pending migrations of the configured store and closes it again. */
+/** Applies the pending migrations of the configured store and closes it again; failures are worded as openStore's. */
 export async function migrateStore(config: StoreConfig): Promise<MigrationResult> {
-  switch (config.kind) {
-    case 'sqlite': {
-      const { migrateSqliteFile } = await import('./sqlite/sqlite-migrations.js');
-      return migrateSqliteFile(config.path);
+  try {
+    switch (config.kind) {
+      case 'sqlite': {
+        const { migrateSqliteFile } = await import('./sqlite/sqlite-migrations.js');
+        return migrateSqliteFile(config.path);
+      }
+      case 'postgres': {
+        const { migratePostgresUrl } = await import('./postgres/postgres-migrations.js');
+        return await migratePostgresUrl(config.url);
+      }
     }
-    case 'postgres': {
-      const { migratePostgresUrl } = await import('./postgres/postgres-migrations.js');
-      return migratePostgresUrl(config.url);
-    }
+  } catch (error) {
+    throw new Error(describeOpenError(config, error), { cause: error });
   }
 }

@@ -19,3 +19,23 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError';
   }
 }
+
+/** The Idempotency-Key of a write is already recorded (by an earlier or concurrent request): nothing was written. */
+export class IdempotencyKeyTaken extends Error {
+  constructor() {
+    super('the idempotency key is already recorded');
+    this.name = 'IdempotencyKeyTaken';
+  }
+}
+
+/**
+ * Thrown by a store inside its own write to roll it back and answer `outcome`
+ * instead (not found, precondition failed): nothing the write did is kept, a
+ * claimed Idempotency-Key included. Never leaves the store.
+ */
+export class AbandonedWrite<T> extends Error {
+  constructor(readonly outcome: T) {
+    super('the write is abandoned');
+    this.name = 'AbandonedWrite';
+  }
+}

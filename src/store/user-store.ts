@@ -18,11 +18,56 @@
  *   lower-case UUID text), starting strictly after `after`.
  * - Unavailability is reported as StoreUnavailableError, never a driver error.
  */
+import type { EventLog } from '../events/event-log.js';
+import type { Leadership } from '../events/leadership.js';
 import type { LookupKey, User, UserFields } from '../users/user.js';
 import type { ImportOutcome, OnConflict } from './import-plan.js';
 
 /** Decides, inside the write's transaction, whether the write may proceed given the current user. */
 export type Precondition = (current: User) => boolean;
+
+/**
+ * What a replace writes: the new writable fields, or a function computing them
+ * inside the write's transaction from the current user (PATCH), returning
+ * undefined when nothing changes (then nothing is written and the version stays).
+ * The function may throw (a ProblemError): the write is then abandoned.
+ */
+export type Change = UserFields | ((current: User) => UserFields | undefined);
+
+/** The answer an Idempotency-Key keeps (CONTRACT §10). Opaque to the store. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An Idempotency-Key with its stored answer. Keys are scoped: one credential never sees another's. */
+export interface IdempotencyRecord {
+  scope: string;
+  key: string;
+  /** Digest of the request (method, path, body): the same key with another request is refused. */
+  fingerprint: string;
+  /** Milliseconds since the epoch after which the key is forgotten. */
+  expiresAt: number;
+  response: StoredResponse;
+}
+
+/**
+ * The key of an import batch (`import --idempotency-key`): claimed in the batch's
+ * transaction (IdempotencyKeyTaken if recorded), its answer the batch's outcomes
+ * as JSON, stored with them.
+ */
+export type BatchIdempotency = Omit<IdempotencyRecord, 'response'>;
+
+/** The answer an import batch's key keeps: its outcomes. */
+export function batchResponse(outcomes: readonly ImportOutcome[]): StoredResponse {
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(outcomes) };
+}
+
+/** The key of a write in progress: its answer is computed from the written user and stored in the write's transaction. */
+export interface PendingIdempotency extends Omit<IdempotencyRecord, 'response'> {
+  respond(user: User): StoredResponse;
+}
 
 export type WriteOutcome<T> = { status: 'ok'; value: T } | { status: 'not-found' } | { status: 'precondition-failed' };
 
@@ -35,6 +80,16 @@ export interface SearchFilter {
   prefix?: string;
 }
 
+/**
+ * What a read returns, and the change-feed position it reflects: every event at
+ * or below `position` is reflected in it (later ones may be too). A mirror lists,
+ * then follows the feed after the position of its first read (CONTRACT §11).
+ */
+export interface Positioned<T> {
+  value: T;
+  position: number;
+}
+
 export interface SearchPage {
   filter: SearchFilter;
   /** Exclusive lower bound on `uid` (keyset paging). */
@@ -43,18 +98,28 @@ export interface SearchPage {
 }
 
 export interface UserStore {
-  /** Inserts a new user (uid, timestamps and version already set). Throws KeyConflictError. */
-  create(user: User): Promise<User>;
+  /**
+   * Inserts a new user (uid, timestamps and version already set). Throws KeyConflictError.
+   * With `idempotency`, its record is stored in the same transaction; a key already
+   * recorded (and not expired) throws IdempotencyKeyTaken and writes nothing.
+   */
+  create(user: User, idempotency?: PendingIdempotency): Promise<User>;
 
   /** The user holding `value` (in compared form) under `key`. `uid` behaves as get(). */
   findByKey(key: LookupKey, value: string): Promise<User | undefined>;
 
+  /** findByKey(), with the change-feed position the answer reflects (one snapshot). */
+  lookup(key: LookupKey, value: string): Promise<Positioned<User | undefined>>;
+
   /**
-   * Replaces the writable fields, sets `updated_at` to `now` and increments `version`,
-   * if the user exists and `precondition` (when given) accepts its current state.
-   * Throws KeyConflictError.
+   * Replaces the writable fields with `change`, sets `updated_at` to `now` and
+   * increments `version`, if the user exists and `precondition` (when given)
+   * accepts its current state; a change computing undefined writes nothing and
+   * answers the current user. Throws KeyConflictError. With `idempotency`, the key
+   * is claimed before anything else (IdempotencyKeyTaken if it is recorded) and its
+   * record stored in the same transaction when the outcome is `ok`.
    */
-  replace(uid: string, fields: UserFields, now: string, precondition?: Precondition): Promise<WriteOutcome<User>>;
+  replace(uid: string, change: Change, now: string, precondition?: Precondition, idempotency?: PendingIdempotency): Promise<WriteOutcome<User>>;
 
   /** Deletes the user and frees all its keys, under the same precondition rule as replace(). */
   delete(uid: string, precondition?: Precondition): Promise<WriteOutcome<void>>;
@@ -67,16 +132,31 @@ export interface UserStore {
    * replacement of the single holder. With `fail` the batch stops at the first
    * conflict: the outcomes end with it, and the users after it are not attempted.
    */
-  importUsers(users: User[], onConflict: OnConflict, now: string): Promise<ImportOutcome[]>;
+  importUsers(users: User[], onConflict: OnConflict, now: string, idempotency?: BatchIdempotency): Promise<ImportOutcome[]>;
 
-  /** At most `limit` users matching the filter, in uid order after `after`. */
-  search(page: SearchPage): Promise<User[]>;
+  /** At most `limit` users matching the filter, in uid order after `after`, with the position the page reflects. */
+  search(page: SearchPage): Promise<Positioned<User[]>>;
+
+  /** The change feed: the events every write above appends in its own transaction. */
+  readonly events: EventLog;
+
+  /** One leader among every process sharing this store, for the work named `name`. */
+  leadership(name: string): Leadership;
 
   /**
    * A random 32-byte key made once per database and shared by every process that
    * uses it. It signs search cursors, so only cursors this service issued are accepted.
    */
   cursorKey(): Promise<Buffer>;
+
+  /** The record of an Idempotency-Key, unless there is none or it expired before `now` (ms since the epoch). */
+  findIdempotency(scope: string, key: string, now: number): Promise<IdempotencyRecord | undefined>;
+
+  /** Stores a record on its own (the answer of a write that failed); false when the key is recorded and not expired. */
+  saveIdempotency(record: IdempotencyRecord, now: number): Promise<boolean>;
+
+  /** Deletes at most `limit` records that expired before `now`; returns how many. */
+  purgeIdempotency(now: number, limit: number): Promise<number>;
 
   /** Resolves when the store can serve requests; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;

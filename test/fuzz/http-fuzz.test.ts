@@ -176,8 +176,10 @@ class Harness {
     return this.targets[index % this.targets.length] as string;
   }
 
-  private snapshot() {
-    return this.server.store.search({ filter: {}, limit: 10_000 });
+  /** The users, and the change feed's latest position once settled: a refused request changes neither. */
+  private async snapshot() {
+    const latest = await this.server.store.events.settle();
+    return { users: (await this.server.store.search({ filter: {}, limit: 10_000 })).value, latest };
   }
 
   /** Sends one case, checks every property, and restores the store's shape afterwards. */

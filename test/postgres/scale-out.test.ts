@@ -127,3 +127,43 @@ describe('two instances on one PostgreSQL database', skip ? { skip } : {}, () =>
     }
   });
 });
+
+describe('a retry storm across three instances on one PostgreSQL database', skip ? { skip } : {}, () => {
+  let db: TestDatabase;
+  let instances: StartedChildServer[] = [];
+  before(async () => {
+    db = await createTestDatabase();
+    instances = await Promise.all([0, 1, 2].map(() => startChildServer({ env: { DATABASE_URL: db.url } })));
+  });
+  after(async () => {
+    await Promise.all(instances.map((instance) => instance.dispose()));
+    await db?.drop();
+  });
+
+  it('the same POST with one Idempotency-Key, 50 times at once: one user, every answer its 201 or a 409 in flight, and a later retry its 201', async () => {
+    const body = { username: `storm${Date.now().toString(36)}`, email_address: `storm${process.pid}@example.com` };
+    const headers = { 'idempotency-key': `"storm-${process.pid}"` };
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => instances[i % 3]!.post('/users', body, headers)));
+    const created = answers.filter((r) => r.status === 201);
+    assert.ok(created.length >= 1, answers.map((r) => r.status).join(','));
+    for (const answer of answers) {
+      if (answer.status === 201) assert.deepEqual(answer.body, created[0]!.body, 'every 201 is the same user');
+      else {
+        assert.equal(answer.status, 409, answer.text);
+        assert.equal(answer.body.type, '/problems/idempotency-key-in-use');
+      }
+    }
+    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM users WHERE username = ${body.username}`;
+      assert.equal(row?.n, 1, 'exactly one user');
+    } finally {
+      await sql.end();
+    }
+    const later = await instances[1]!.post('/users', body, headers);
+    assert.equal(later.status, 201);
+    assert.deepEqual(later.body, created[0]!.body);
+    assert.equal(later.headers['idempotent-replayed'], 'true');
+  });
+});
+

@@ -8,20 +8,26 @@ import { migratePostgres, POSTGRES_MIGRATIONS } from '../../src/store/postgres/p
 import type { UserStore } from '../../src/store/user-store.js';
 import { createTestDatabase, postgresSkipReason, type TestDatabase } from '../helpers/postgres.js';
 import { storeContractSuite } from '../store-contract.js';
+import { writeContractSuite } from '../store-contract-writes.js';
 
 const skip = await postgresSkipReason();
 
 if (skip) {
   describe('UserStore contract: PostgreSQL', { skip }, () => {});
 } else {
-  storeContractSuite('PostgreSQL', async () => {
+  // Every import of the contract suite must take the set-based path: falling back to record by record is a failure here.
+  const onImportFallback = (error: unknown) => {
+    throw new Error('an import batch fell back to record by record', { cause: error });
+  };
+  /** A store over a new database of its own. */
+  const openHandle = async () => {
     const db = await createTestDatabase();
-    let store: UserStore = await openPostgresUserStore({ url: db.url });
+    let store: UserStore = await openPostgresUserStore({ url: db.url, onImportFallback });
     return {
       store,
       async reopen() {
         await store.close();
-        store = await openPostgresUserStore({ url: db.url });
+        store = await openPostgresUserStore({ url: db.url, onImportFallback });
         return store;
       },
       async cleanup() {
@@ -29,7 +35,9 @@ if (skip) {
         await db.drop();
       },
     };
-  });
+  };
+  storeContractSuite('PostgreSQL', openHandle);
+  writeContractSuite('PostgreSQL', openHandle);
 
   describe('PostgreSQL store specifics', () => {
     let db: TestDatabase;
@@ -107,7 +115,7 @@ if (skip) {
         for (let i = 0; i < 3; i++) {
           later.push(await store.create({ uid: uuidv7(), username: `later${i}`, email_address: `later${i}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 }));
         }
-        const users = await store.search({ filter: {}, after: uids[4999], limit: 10 });
+        const { value: users } = await store.search({ filter: {}, after: uids[4999], limit: 10 });
         assert.deepEqual(users.map((user) => user.uid), later.map((user) => user.uid));
       } finally {
         await sql.end();
@@ -125,6 +133,53 @@ if (skip) {
       assert.deepEqual({ ...row }, { kind: 'object', department: 'R&D' });
       await sql.end();
       await store.close();
+    });
+
+    it('import: a key another writer takes between the batch\'s read and its write is a conflict, planned again or record by record; the rest of the batch is written', async () => {
+      for (const importRetries of [3, 0]) {
+        let fellBack = false;
+        const store = await openPostgresUserStore({ url: db.url, importRetries, onImportFallback: () => (fellBack = true) });
+        const other = postgres(db.url, { max: 1, onnotice: () => {} });
+        const watcher = postgres(db.url, { max: 1, onnotice: () => {} });
+        const now = new Date().toISOString();
+        const taken = `race:${importRetries}`;
+        const user = (name: string, legacy: string[]) => ({ uid: uuidv7(), username: name, email_address: `${name}@example.com`, legacy_ids: legacy, display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 });
+        const rival = user(`rival${importRetries}`, [taken]);
+        // The rival's key, inserted but not committed: invisible to the import's read, in the way of its write.
+        let holding!: () => void;
+        let commit!: () => void;
+        const held = new Promise<void>((resolve) => (holding = resolve));
+        const committed = new Promise<void>((resolve) => (commit = resolve));
+        const rivalTx = other.begin(async (tx) => {
+          await tx`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version)
+            VALUES (${rival.uid}, ${rival.username}, ${rival.email_address}, ${rival.legacy_ids}, NULL, '{}'::json, ${now}, ${now}, 1)`;
+          await tx`INSERT INTO user_keys (key, value, uid) VALUES ('username', ${rival.username}, ${rival.uid}), ('email_address', ${rival.email_address}, ${rival.uid}), ('legacy_id', ${taken}, ${rival.uid})`;
+          holding();
+          await committed;
+        });
+        try {
+          await held;
+          const batch = [user(`loser${importRetries}`, [taken]), user(`winner${importRetries}`, [])];
+          const importing = store.importUsers(batch, 'skip', now);
+          // Commit the rival only once the import waits for its key (a lock wait), so the race is certain.
+          for (;;) {
+            const [row] = await watcher`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+            if ((row?.waiting as number) > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          commit();
+          await rivalTx;
+          assert.deepEqual(await importing, [{ status: 'conflict', key: 'legacy_id' }, { status: 'created', uid: batch[1]!.uid }], `importRetries ${importRetries}`);
+          assert.equal((await store.findByKey('legacy_id', taken))?.uid, rival.uid);
+          assert.equal(await store.findByKey('uid', batch[0]!.uid), undefined, 'the losing user is all or nothing');
+          assert.ok(await store.findByKey('uid', batch[1]!.uid));
+          assert.equal(fellBack, importRetries === 0, 'planned again while retries remain, record by record after');
+        } finally {
+          commit();
+          await rivalTx.catch(() => {});
+          await Promise.all([other.end(), watcher.end(), store.close()]);
+        }
+      }
     });
 
     it('connects with synchronous_commit=on and a bounded pool', () => {

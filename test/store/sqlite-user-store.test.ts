@@ -6,9 +6,11 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { configureConnection, openSqliteDatabase } from '../../src/store/sqlite/sqlite-connection.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import type { UserStore } from '../../src/store/user-store.js';
 import { storeContractSuite } from '../store-contract.js';
+import { writeContractSuite } from '../store-contract-writes.js';
 
 function sqliteHandle() {
   const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
@@ -32,6 +34,7 @@ function sqliteHandle() {
 }
 
 storeContractSuite('SQLite file', async () => sqliteHandle());
+writeContractSuite('SQLite file', async () => sqliteHandle());
 
 describe('SQLite store specifics', () => {
   it('configureConnection sets WAL and synchronous=FULL by default, NORMAL only when asked', () => {
@@ -58,6 +61,19 @@ describe('SQLite store specifics', () => {
         } finally {
           db.close();
         }
+      }
+    } finally {
+      await handle.cleanup();
+    }
+  });
+
+  it('bulkWrites (an import) checkpoints the WAL every 20,000 pages; by default SQLite\'s 1,000', async () => {
+    const handle = sqliteHandle();
+    try {
+      for (const [options, expected] of [[{}, 1000], [{ bulkWrites: true }, 20000]] as const) {
+        const db = openSqliteDatabase(handle.path, options);
+        assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), expected, JSON.stringify(options));
+        db.close();
       }
     } finally {
       await handle.cleanup();
@@ -92,7 +108,7 @@ describe('SQLite store specifics', () => {
       const steps = plan(first, 101);
       assert.deepEqual(steps, [`SCAN users USING INDEX ${primaryKeyIndex}`], `first page: ${JSON.stringify(steps)}`);
       // The page the store answers from that statement is the one the plan promises.
-      const page = await handle.store.search({ filter: {}, after: uids[2500], limit: 3 });
+      const { value: page } = await handle.store.search({ filter: {}, after: uids[2500], limit: 3 });
       assert.deepEqual(page.map((user) => user.uid), uids.slice(2501, 2504));
     } finally {
       db.close();
@@ -104,10 +120,13 @@ describe('SQLite store specifics', () => {
     const handle = sqliteHandle();
     await handle.store.close();
     const probe = new Database(handle.path);
-    assert.equal(probe.pragma('user_version', { simple: true }), 1);
+    assert.equal(probe.pragma('user_version', { simple: true }), SQLITE_MIGRATIONS.length);
     probe.close();
     const again = openSqliteUserStore({ path: handle.path });
     await again.close();
+    const after = new Database(handle.path);
+    assert.equal(after.pragma('user_version', { simple: true }), SQLITE_MIGRATIONS.length, 'reopening migrates nothing more');
+    after.close();
     await handle.cleanup();
   });
 });

@@ -39,6 +39,42 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     value bytea NOT NULL
   );
   `,
+  // 2: Idempotency-Key records (see src/store/sqlite/sqlite-migrations.ts).
+  `
+  CREATE TABLE idempotency_keys (
+    scope text NOT NULL,
+    key text NOT NULL,
+    fingerprint text NOT NULL,
+    status integer NOT NULL,
+    headers json NOT NULL,
+    body text NOT NULL,
+    expires_at bigint NOT NULL,
+    PRIMARY KEY (scope, key)
+  );
+  CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+  `,
+  // 3: the change feed's outbox (src/events/event-log.ts). Writers insert events without
+  // a position; the sequencer (postgres-sequencer.ts) gives committed ones their positions,
+  // one serialized run at a time, so a transaction still open can never hold a position
+  // below one a reader has seen. feed_state: 'latest' (the highest position given),
+  // 'pruned' (how far retention went), 'relay:NAME' (a relay's progress).
+  `
+  CREATE TABLE events (
+    id bigserial PRIMARY KEY,
+    position bigint UNIQUE,
+    type text NOT NULL,
+    subject uuid NOT NULL,
+    time timestamptz NOT NULL,
+    data text NOT NULL
+  );
+  CREATE INDEX events_unsequenced ON events (id) WHERE position IS NULL;
+  CREATE INDEX events_by_time ON events (time);
+  CREATE TABLE feed_state (
+    name text PRIMARY KEY,
+    position bigint NOT NULL
+  );
+  INSERT INTO feed_state (name, position) VALUES ('latest', 0), ('pruned', 0);
+  `,
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. */

@@ -5,19 +5,29 @@
  * table's primary key enforces uniqueness across every instance sharing the
  * database. The conflicting key is always named without parsing error text: a
  * create is one statement, and when it fails on a unique key the taken key is
- * looked up; updates and imports insert keys with ON CONFLICT DO NOTHING and roll
- * back. At most PG_POOL_MAX operations reach the driver at once (in-flight-gate.ts).
+ * looked up; updates insert keys with ON CONFLICT DO NOTHING and roll back
+ * (postgres-user-writes.ts). Imports are set-based, a few round trips per batch
+ * (postgres-bulk-import.ts). At most PG_POOL_MAX operations reach the driver at
+ * once (in-flight-gate.ts).
  */
 import { randomBytes } from 'node:crypto';
-import postgres, { type TransactionSql } from 'postgres';
+import postgres from 'postgres';
 import { prefixUpperBound } from '../../users/canonical.js';
-import { displayNameKey, keysOf, type LookupKey, type UniqueKey, type User, type UserFields } from '../../users/user.js';
-import { KeyConflictError, StoreUnavailableError } from '../store-errors.js';
-import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
-import type { Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
+import { keysOf, type LookupKey, type UniqueKey, type User } from '../../users/user.js';
+import { AbandonedWrite, IdempotencyKeyTaken, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
+import type { OnConflict } from '../import-plan.js';
+import type { BatchIdempotency, Change, IdempotencyRecord, PendingIdempotency, Positioned, Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
+import { postgresEventLog } from './postgres-event-log.js';
+import { postgresLeadership } from './postgres-leadership.js';
+import { claimStatement, postgresIdempotency } from './postgres-idempotency.js';
 import { inFlightGate } from './in-flight-gate.js';
+import { importBatch } from './postgres-bulk-import.js';
 import { isRetryable, isUnavailable, isUniqueViolation } from './postgres-errors.js';
 import { migratePostgres } from './postgres-migrations.js';
+import { userRowToUser, type UserRow } from './postgres-rows.js';
+import { deleteUser, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
+
+export { userRowToUser } from './postgres-rows.js';
 
 export interface PostgresStoreOptions {
   url: string;
@@ -29,33 +39,14 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number;
   /** How many times a transaction that lost a deadlock or serialization race is re-run. */
   maxRetries?: number;
-}
-
-interface UserRow {
-  uid: string;
-  username: string;
-  email_address: string;
-  legacy_ids: string[];
-  display_name: string | null;
-  /** A `json` column: postgres.js parses it, keeping the member order as written. */
-  attributes: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-  version: number;
-}
-
-export function userRowToUser(row: UserRow): User {
-  return {
-    uid: row.uid,
-    username: row.username,
-    email_address: row.email_address,
-    legacy_ids: row.legacy_ids,
-    display_name: row.display_name,
-    attributes: row.attributes,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    version: row.version,
-  };
+  /** How many times an import batch whose set-based write lost a race is planned again before it goes record by record. */
+  importRetries?: number;
+  /** Called when an import batch goes record by record after losing every race (for logs and tests). */
+  onImportFallback?: (error: unknown) => void;
+  /** Whether writes append change events (default true; CHANGE_FEED=off). */
+  changeFeed?: boolean;
+  /** Hears errors of the store's own background work (the feed's sequencer); they are retried at its next run. */
+  onBackgroundError?: (error: unknown) => void;
 }
 
 /** Client settings applied to every pooled connection. synchronous_commit is set explicitly, never inherited. */
@@ -103,63 +94,32 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   }
 
   const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version`;
+  const feed: Feed = { enabled: options.changeFeed !== false };
+  const events = postgresEventLog(sql, run, options.onBackgroundError ?? (() => {}));
 
-  function rowValues(user: User) {
-    return {
-      uid: user.uid,
-      username: user.username,
-      email_address: user.email_address,
-      legacy_ids: user.legacy_ids,
-      display_name: user.display_name,
-      display_name_key: displayNameKey(user.display_name),
-      // Sent as text and cast, so the server keeps the exact text (member order);
-      // a json-typed parameter would go through jsonb and be reordered.
-      attributes: JSON.stringify(user.attributes),
-      created_at: user.created_at,
-      updated_at: user.updated_at,
-      version: user.version,
-    };
+  /** Users read with the feed position of the same snapshot: one row even when none match (its uid null). */
+  async function positionedRead(usersQuery: postgres.PendingQuery<postgres.Row[]>): Promise<Positioned<User[]>> {
+    const rows = await run(() => sql<(UserRow & { feed_position: string })[]>`
+      SELECT f.position AS feed_position, u.* FROM feed_state f LEFT JOIN LATERAL (${usersQuery}) u ON true WHERE f.name = 'latest'`);
+    return { value: rows.filter((row) => row.uid !== null).map(userRowToUser), position: Number(rows[0]?.feed_position ?? 0) };
   }
 
-  /** Inserts every key of `user`; throws KeyConflictError (rolling the transaction back) for the first one taken. */
-  async function insertKeys(tx: TransactionSql, user: User): Promise<void> {
-    const entries = keysOf(user);
-    const inserted = await tx<{ key: string; value: string }[]>`
-      INSERT INTO user_keys (key, value, uid)
-      SELECT k, v, ${user.uid}::uuid FROM unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v)
-      ON CONFLICT DO NOTHING
-      RETURNING key, value`;
-    if (inserted.length === entries.length) return;
-    const done = new Set(inserted.map((row) => `${row.key}\u0000${row.value}`));
-    const taken = entries.find((e) => !done.has(`${e.key}\u0000${e.value}`));
-    throw new KeyConflictError(taken?.key ?? 'username');
-  }
+  const byKey = (key: LookupKey, value: string) =>
+    key === 'uid'
+      ? sql`SELECT ${columns} FROM users WHERE uid = ${value}`
+      : sql`SELECT ${columns} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`;
 
-  async function lockCurrent(tx: TransactionSql, uid: string, precondition?: Precondition): Promise<WriteOutcome<User>> {
-    const [row] = await tx<UserRow[]>`SELECT ${columns} FROM users WHERE uid = ${uid} FOR UPDATE`;
-    if (!row) return { status: 'not-found' };
-    const user = userRowToUser(row);
-    if (precondition && !precondition(user)) return { status: 'precondition-failed' };
-    return { status: 'ok', value: user };
+  /** Every write of this store tells the feed, so its events get positions at once. */
+  async function written<T>(write: Promise<T>): Promise<T> {
+    const result = await write;
+    events.committed();
+    return result;
   }
 
   await run(() => migratePostgres(sql)).catch(async (error: unknown) => {
     await sql.end({ timeout: 1 });
     throw error;
   });
-
-  /** Inserts the user row and its keys; throws KeyConflictError (the caller's transaction or savepoint rolls back). */
-  async function insertUser(tx: TransactionSql, user: User): Promise<void> {
-    await tx`${userRowInsert(user)}`;
-    await insertKeys(tx, user);
-  }
-
-  /** The INSERT of the user's row, as a fragment of the statements that write it. */
-  function userRowInsert(user: User) {
-    const v = rowValues(user);
-    return sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
-      VALUES (${v.uid}, ${v.username}, ${v.email_address}, ${v.legacy_ids}, ${v.display_name}, ${v.display_name_key}, ${v.attributes}::text::json, ${v.created_at}, ${v.updated_at}, ${v.version})`;
-  }
 
   /** Tries of a create whose key conflict vanished before it could be named (its holder let go). */
   const CREATE_ATTEMPTS = 3;
@@ -170,13 +130,23 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
    * taken the statement fails as a whole; only then is the first taken key looked
    * up, to name it in the KeyConflictError.
    */
-  async function createUser(user: User): Promise<void> {
+  async function createUser(user: User, pending?: PendingIdempotency): Promise<void> {
     const entries = keysOf(user);
+    const keys = sql`unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v)`;
     for (let attempt = 1; ; attempt++) {
       try {
-        await sql`WITH inserted AS (${userRowInsert(user)} RETURNING uid)
-          INSERT INTO user_keys (key, value, uid)
-          SELECT t.k, t.v, inserted.uid FROM inserted, unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v)`;
+        // The event's id is taken after the keys are in (postgres-user-writes.ts: Feed).
+        const appended = eventAfter(sql, feed, userEvent('user.created', user, user.created_at), 'keyed');
+        const keyed = sql`keyed AS (INSERT INTO user_keys (key, value, uid) SELECT t.k, t.v, inserted.uid FROM inserted, ${keys} RETURNING 1)`;
+        if (pending === undefined) {
+          await sql`WITH inserted AS (${userRowInsert(sql, user)} RETURNING uid), ${keyed}, appended AS (${appended}) SELECT count(*) FROM keyed`;
+          return;
+        }
+        // The key is claimed in the same statement: a recorded key inserts nothing at all.
+        const [row] = await sql<{ keys: number }[]>`WITH claimed AS (${claimStatement(sql, pending, pending.respond(user), Date.now())}),
+            inserted AS (${userRowInsert(sql, user, true)} RETURNING uid), ${keyed}, appended AS (${appended})
+          SELECT count(*)::int AS keys FROM keyed`;
+        if (!row?.keys) throw new IdempotencyKeyTaken();
         return;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -190,105 +160,62 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     }
   }
 
-  /** Writes `next` over the row of the same uid: its keys freed, then taken again. */
-  async function replaceUser(tx: TransactionSql, next: User): Promise<void> {
-    const v = rowValues(next);
-    await tx`DELETE FROM user_keys WHERE uid = ${next.uid}`;
-    await tx`UPDATE users SET username = ${v.username}, email_address = ${v.email_address}, legacy_ids = ${v.legacy_ids},
-      display_name = ${v.display_name}, display_name_key = ${v.display_name_key}, attributes = ${v.attributes}::text::json,
-      updated_at = ${v.updated_at}, version = ${v.version} WHERE uid = ${next.uid}`;
-    await insertKeys(tx, next);
-  }
-
-  /** Who holds the user's uid and each of its keys, in key order. */
-  async function holdersOf(tx: TransactionSql | postgres.Sql, user: User): Promise<Holder[]> {
-    const entries = keysOf(user);
-    const rows = await tx<{ key: string; value: string; uid: string }[]>`
-      SELECT 'uid' AS key, uid::text AS value, uid::text AS uid FROM users WHERE uid = ${user.uid}
-      UNION ALL
-      SELECT k.key, k.value, k.uid::text FROM user_keys k
-      JOIN unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v) ON k.key = t.k AND k.value = t.v`;
-    const order = [{ key: 'uid', value: user.uid }, ...entries];
-    return order.flatMap((entry) => {
-      const row = rows.find((r) => r.key === entry.key && r.value === entry.value);
-      return row ? [{ key: entry.key as Holder['key'], uid: row.uid }] : [];
-    });
-  }
-
-  /** One import record inside a savepoint, so a conflict found while writing undoes only this record. */
-  async function importOne(tx: TransactionSql, user: User, onConflict: OnConflict, now: string): Promise<ImportOutcome> {
-    const plan = planImport(await holdersOf(tx, user), onConflict);
-    if (plan.action === 'conflict') return { status: 'conflict', key: plan.key };
-    try {
-      return await tx.savepoint(async (sp): Promise<ImportOutcome> => {
-        if (plan.action === 'create') {
-          await insertUser(sp, user);
-          return { status: 'created', uid: user.uid };
-        }
-        const found = await lockCurrent(sp, plan.uid);
-        if (found.status !== 'ok') throw new KeyConflictError('username');
-        const next = updatedUser(user, found.value, now);
-        if (next) await replaceUser(sp, next);
-        return { status: next ? 'updated' : 'unchanged', uid: found.value.uid };
-      });
-    } catch (error) {
-      // Another writer took a key between the holder check and the write.
-      if (error instanceof KeyConflictError) return { status: 'conflict', key: error.key };
-      throw error;
-    }
-  }
-
   return {
-    async create(user) {
-      return run(async () => {
-        await createUser(user);
-        return user;
-      });
-    },
-
-    async importUsers(users: User[], onConflict: OnConflict, now: string) {
-      return run(() =>
-        sql.begin(async (tx) => {
-          const outcomes: ImportOutcome[] = [];
-          for (const user of users) {
-            const outcome = await importOne(tx, user, onConflict, now);
-            outcomes.push(outcome);
-            if (outcome.status === 'conflict' && onConflict === 'fail') break;
-          }
-          return outcomes;
+    async create(user, pending) {
+      return written(
+        run(async () => {
+          await createUser(user, pending);
+          return user;
         }),
       );
+    },
+
+    async importUsers(users: User[], onConflict: OnConflict, now: string, key?: BatchIdempotency) {
+      const bulk = { feed, retries: options.importRetries ?? 3, ...(options.onImportFallback ? { onFallback: options.onImportFallback } : {}) };
+      return written(run(() => importBatch(sql, users, onConflict, now, bulk, key)));
     },
 
     async findByKey(key: LookupKey, value: string) {
-      const rows = await run(() =>
-        key === 'uid'
-          ? sql<UserRow[]>`SELECT ${columns} FROM users WHERE uid = ${value}`
-          : sql<UserRow[]>`SELECT ${columns} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`,
-      );
+      const rows = await run(() => sql<UserRow[]>`${byKey(key, value)}`);
       return rows[0] && userRowToUser(rows[0]);
     },
 
-    async replace(uid: string, fields: UserFields, now: string, precondition?: Precondition) {
-      return run(() =>
-        sql.begin(async (tx): Promise<WriteOutcome<User>> => {
-          const found = await lockCurrent(tx, uid, precondition);
-          if (found.status !== 'ok') return found;
-          const next: User = { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
-          await replaceUser(tx, next);
-          return { status: 'ok', value: next };
-        }),
-      );
+    async lookup(key: LookupKey, value: string) {
+      const { value: users, position } = await positionedRead(byKey(key, value));
+      return { value: users[0], position };
+    },
+
+    async replace(uid: string, change: Change, now: string, precondition?: Precondition, pending?: PendingIdempotency) {
+      try {
+        return await written(run(() =>
+          sql.begin(async (tx): Promise<WriteOutcome<User>> => {
+            // Claimed before the user is read: a retry gets the recorded answer, whatever happened to the user since.
+            if (pending) await postgresIdempotency.claim(tx, pending, Date.now());
+            const found = await lockCurrent(tx, uid, precondition);
+            if (found.status !== 'ok') throw new AbandonedWrite(found);
+            const fields = typeof change === 'function' ? change(found.value) : change;
+            const next: User = fields === undefined ? found.value : { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
+            if (fields !== undefined) await replaceUser(tx, next, feed);
+            if (pending) await postgresIdempotency.answer(tx, pending, pending.respond(next));
+            return { status: 'ok', value: next };
+          }),
+        ));
+      } catch (error) {
+        if (error instanceof AbandonedWrite) return error.outcome as WriteOutcome<User>;
+        throw error;
+      }
     },
 
     async delete(uid: string, precondition?: Precondition) {
-      return run(() =>
-        sql.begin(async (tx): Promise<WriteOutcome<void>> => {
-          const found = await lockCurrent(tx, uid, precondition);
-          if (found.status !== 'ok') return found;
-          await tx`DELETE FROM users WHERE uid = ${uid}`; // user_keys rows go with it (ON DELETE CASCADE)
-          return { status: 'ok', value: undefined };
-        }),
+      return written(
+        run(() =>
+          sql.begin(async (tx): Promise<WriteOutcome<void>> => {
+            const found = await lockCurrent(tx, uid, precondition);
+            if (found.status !== 'ok') return found;
+            await deleteUser(tx, found.value, feed);
+            return { status: 'ok', value: undefined };
+          }),
+        ),
       );
     },
 
@@ -307,8 +234,13 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
         conditions.push(sql`(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND ${keyRange}) OR (${nameRange}))`);
       }
       const where = conditions.reduce((all, condition) => sql`${all} AND ${condition}`);
-      const rows = await run(() => sql<UserRow[]>`SELECT ${columns} FROM users WHERE ${where} ORDER BY uid LIMIT ${limit}`);
-      return rows.map(userRowToUser);
+      return positionedRead(sql`SELECT ${columns} FROM users WHERE ${where} ORDER BY uid LIMIT ${limit}`);
+    },
+
+    events,
+
+    leadership(name: string) {
+      return postgresLeadership(options.url, name);
     },
 
     async cursorKey() {
@@ -320,12 +252,25 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       return (row as { value: Buffer }).value;
     },
 
+    async findIdempotency(scope: string, key: string, now: number) {
+      return run(() => postgresIdempotency.find(sql, scope, key, now));
+    },
+
+    async saveIdempotency(record: IdempotencyRecord, now: number) {
+      return run(() => postgresIdempotency.save(sql, record, now));
+    },
+
+    async purgeIdempotency(now: number, limit: number) {
+      return run(() => postgresIdempotency.purge(sql, now, limit));
+    },
+
     async ping() {
       await run(() => sql`SELECT 1`);
     },
 
     async close() {
       if (closed) return;
+      await events.close();
       closed = true;
       await sql.end({ timeout: 5 });
     },

@@ -37,6 +37,45 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     value BLOB NOT NULL
   );
   `,
+  // 2: Idempotency-Key records (CONTRACT §10), scoped to the credential; written in the
+  // transaction of the write they answer. Expired ones are purged by expires_at (ms since the epoch).
+  `
+  CREATE TABLE idempotency_keys (
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    headers TEXT NOT NULL,
+    body TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+  `,
+  // 3: the change feed's outbox (src/events/event-log.ts). A write appends its event in
+  // its own transaction; AUTOINCREMENT never reuses a position, even after retention
+  // deleted the newest-but-one. feed_state holds how far retention went ('pruned') and
+  // each relay's progress ('relay:NAME'); leases elect the one relay across processes.
+  `
+  CREATE TABLE events (
+    position INTEGER PRIMARY KEY AUTOINCREMENT,
+    type TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    time TEXT NOT NULL,
+    data TEXT NOT NULL
+  );
+  CREATE INDEX events_by_time ON events (time);
+  CREATE TABLE feed_state (
+    name TEXT NOT NULL PRIMARY KEY,
+    position INTEGER NOT NULL
+  );
+  INSERT INTO feed_state (name, position) VALUES ('pruned', 0);
+  CREATE TABLE leases (
+    name TEXT NOT NULL PRIMARY KEY,
+    holder TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */

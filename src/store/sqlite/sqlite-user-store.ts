@@ -2,15 +2,19 @@
  * UserStore on SQLite through better-sqlite3: one connection per process, WAL,
  * and `synchronous=FULL` by default, set explicitly on every open, so a returned
  * write has been fsynced. Writes are group-committed (group-commit.ts); the keys table's
- * primary key enforces uniqueness (see sqlite-migrations.ts).
+ * primary key enforces uniqueness (see sqlite-migrations.ts). Every write that
+ * changes a user appends its change event in its own savepoint (sqlite-event-log.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { keysOf, displayNameKey, type LookupKey, type User, type UserFields } from '../../users/user.js';
+import { keysOf, displayNameKey, type LookupKey, type User } from '../../users/user.js';
 import { prefixUpperBound } from '../../users/canonical.js';
-import { KeyConflictError, StoreUnavailableError } from '../store-errors.js';
+import { AbandonedWrite, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
-import type { Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
+import { batchResponse, type BatchIdempotency, type Change, type IdempotencyRecord, type PendingIdempotency, type Precondition, type SearchPage, type UserStore, type WriteOutcome } from '../user-store.js';
+import { sqliteEventLog } from './sqlite-event-log.js';
+import { sqliteIdempotency } from './sqlite-idempotency.js';
+import { sqliteLease } from './sqlite-lease.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
 import { migrateSqlite } from './sqlite-migrations.js';
@@ -18,6 +22,8 @@ import { migrateSqlite } from './sqlite-migrations.js';
 export interface SqliteStoreOptions extends SqliteConnectionOptions {
   /** A file path, or `:memory:`. */
   path: string;
+  /** Whether writes append change events (default true; CHANGE_FEED=off). */
+  changeFeed?: boolean;
 }
 
 interface UserRow {
@@ -124,8 +130,17 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   /** Runs `fn` as part of the next shared transaction (group commit); resolves once it is durable. */
   function write<T>(fn: () => T): Promise<T> {
     if (closed) return Promise.reject(new StoreUnavailableError());
-    return commit(fn);
+    return commit(fn).then((result) => {
+      // Its events (if any) are readable now: tell the feed's watchers.
+      events.committed();
+      return result;
+    });
   }
+
+  const events = sqliteEventLog(db, write);
+  /** Appends a change event in the current write (nothing with CHANGE_FEED=off). */
+  const emit: typeof events.append = options.changeFeed === false ? () => {} : events.append;
+  const emitUser = (type: 'user.created' | 'user.updated', user: User, time: string) => emit(type, user.uid, time, JSON.stringify(user));
 
   const selectKeyHolder = db.prepare<[string, string], { uid: string }>('SELECT uid FROM user_keys WHERE key = ? AND value = ?');
 
@@ -146,6 +161,11 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     insertKeys(next);
   }
 
+  function findRow(key: LookupKey, value: string): User | undefined {
+    const row = key === 'uid' ? selectByUid.get(value) : selectByKey.get(key, value);
+    return row && userRowToUser(row);
+  }
+
   function current(uid: string, precondition?: Precondition): WriteOutcome<User> {
     const row = selectByUid.get(uid);
     if (!row) return { status: 'not-found' };
@@ -154,30 +174,52 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     return { status: 'ok', value: user };
   }
 
+  const idempotency = sqliteIdempotency(db);
+
   return {
-    async create(user) {
+    async create(user, pending) {
       return write(() => {
+        // Claimed first: a recorded key writes nothing.
+        if (pending) idempotency.claim(pending, Date.now(), pending.respond(user));
         insertUser.run(toParams(user));
         insertKeys(user);
+        emitUser('user.created', user, user.created_at);
         return user;
       });
     },
 
     async findByKey(key: LookupKey, value: string) {
+      return read(() => findRow(key, value));
+    },
+
+    async lookup(key: LookupKey, value: string) {
+      // The position first: every event at or below it was committed before the user was read.
       return read(() => {
-        const row = key === 'uid' ? selectByUid.get(value) : selectByKey.get(key, value);
-        return row && userRowToUser(row);
+        const position = events.latestNow();
+        return { value: findRow(key, value), position };
       });
     },
 
-    async replace(uid: string, fields: UserFields, now: string, precondition?: Precondition) {
-      return write((): WriteOutcome<User> => {
-        const found = current(uid, precondition);
-        if (found.status !== 'ok') return found;
-        const next: User = { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
-        replaceRow(next);
-        return { status: 'ok', value: next };
-      });
+    async replace(uid: string, change: Change, now: string, precondition?: Precondition, pending?: PendingIdempotency) {
+      try {
+        return await write((): WriteOutcome<User> => {
+          // Claimed before the user is read: a retry gets the recorded answer, whatever happened to the user since.
+          if (pending) idempotency.claim(pending, Date.now());
+          const found = current(uid, precondition);
+          if (found.status !== 'ok') throw new AbandonedWrite(found);
+          const fields = typeof change === 'function' ? change(found.value) : change;
+          const next: User = fields === undefined ? found.value : { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
+          if (fields !== undefined) {
+            replaceRow(next);
+            emitUser('user.updated', next, now);
+          }
+          if (pending) idempotency.answer(pending, pending.respond(next));
+          return { status: 'ok', value: next };
+        });
+      } catch (error) {
+        if (error instanceof AbandonedWrite) return error.outcome as WriteOutcome<User>;
+        throw error;
+      }
     },
 
     async delete(uid: string, precondition?: Precondition) {
@@ -185,13 +227,15 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
         const found = current(uid, precondition);
         if (found.status !== 'ok') return found;
         deleteUser.run(uid); // user_keys rows go with it (ON DELETE CASCADE)
+        emit('user.deleted', uid, new Date().toISOString(), JSON.stringify({ uid, version: found.value.version }));
         return { status: 'ok', value: undefined };
       });
     },
 
-    async importUsers(users: User[], onConflict: OnConflict, now: string) {
+    async importUsers(users: User[], onConflict: OnConflict, now: string, key?: BatchIdempotency) {
       // One IMMEDIATE transaction holds the write lock: holders read here cannot change before the writes.
       return write(() => {
+        if (key) idempotency.claim(key, Date.now());
         const outcomes: ImportOutcome[] = [];
         for (const user of users) {
           const plan = planImport(holdersOf(user), onConflict);
@@ -201,14 +245,19 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
           } else if (plan.action === 'create') {
             insertUser.run(toParams(user));
             insertKeys(user);
+            emitUser('user.created', user, now);
             outcomes.push({ status: 'created', uid: user.uid });
           } else {
             const existing = userRowToUser(selectByUid.get(plan.uid) as UserRow);
             const next = updatedUser(user, existing, now);
-            if (next) replaceRow(next);
+            if (next) {
+              replaceRow(next);
+              emitUser('user.updated', next, now);
+            }
             outcomes.push({ status: next ? 'updated' : 'unchanged', uid: existing.uid });
           }
         }
+        if (key) idempotency.answer(key, batchResponse(outcomes));
         return outcomes;
       });
     },
@@ -237,7 +286,10 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
         params.push(...bounds, ...bounds);
       }
       const sql = `SELECT ${USER_COLUMNS} FROM users ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY uid LIMIT ?`;
-      return read(() => (prepared(sql).all(...params, limit) as UserRow[]).map(userRowToUser));
+      return read(() => {
+        const position = events.latestNow();
+        return { value: (prepared(sql).all(...params, limit) as UserRow[]).map(userRowToUser), position };
+      });
     },
 
     async cursorKey() {
@@ -248,6 +300,24 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       });
     },
 
+    async findIdempotency(scope: string, key: string, now: number) {
+      return read(() => idempotency.find(scope, key, now));
+    },
+
+    async saveIdempotency(record: IdempotencyRecord, now: number) {
+      return write(() => idempotency.save(record, now));
+    },
+
+    async purgeIdempotency(now: number, limit: number) {
+      return write(() => idempotency.purge(now, limit));
+    },
+
+    events,
+
+    leadership(name: string) {
+      return sqliteLease(db, write, name);
+    },
+
     async ping() {
       read(() => selectOne.get());
     },
@@ -256,6 +326,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       if (closed) return;
       commit.flush();
       closed = true;
+      events.close();
       db.close();
     },
   };

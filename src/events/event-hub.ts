@@ -1,0 +1,206 @@
+/**
+ * The live side of the change feed on one instance: every Server-Sent Events
+ * subscriber of this process is fed from here.
+ *
+ * A subscriber first catches up by pulling pages from the store after its
+ * position, at the pace its client reads. Once it reaches what the hub has
+ * read, it goes live: the hub reads each new batch of events once (when the
+ * store announces a new latest position) and writes it to every live
+ * subscriber. Recent frames are kept in a ring, so a subscriber joining just
+ * behind the hub catches up from memory.
+ *
+ * Ordering: a subscriber goes live only in the same synchronous step in which
+ * it has written everything up to the hub's position, and the hub writes a
+ * batch to every live subscriber in one synchronous step too; a stream never
+ * writes an event at or below its position. So no event is skipped or written
+ * twice at the hand-over.
+ */
+import type { EventLog, StoredEvent } from './event-log.js';
+import { eventFrame, type EventStream } from './event-stream.js';
+
+/** Events per page, for catching up and for the hub's own reads. */
+const PAGE = 1000;
+/** Frames kept in memory for subscribers joining just behind. */
+const RING = 4096;
+
+export interface EventHubOptions {
+  events: EventLog;
+  render: (event: StoredEvent) => string;
+  heartbeatMs: number;
+  /** Hears problems of the hub's own reads (retried at the next announcement). */
+  onError: (error: unknown) => void;
+}
+
+export interface EventHub {
+  /** Live and catching-up subscribers. */
+  readonly size: number;
+  /**
+   * Feeds `stream` from its position on, until it ends. Never rejects: a failed
+   * read ends the stream as 'failed', and events deleted by retention before
+   * the stream had them end it as 'gone' (its reconnect is then answered 410).
+   */
+  follow(stream: EventStream): Promise<void>;
+  /** Ends every stream ('stopping') and stops watching the store. */
+  close(): void;
+}
+
+interface Frame {
+  position: number;
+  frame: string;
+}
+
+/** The hub's state while anyone subscribes; made anew after the last one leaves. */
+interface Session {
+  /** The highest position read and written to every live subscriber. */
+  position: number;
+  /** The highest position the store announced. */
+  announced: number;
+  ring: Frame[];
+  reading: boolean;
+  /** Set once the last subscriber left: a read still going writes nothing more. */
+  stopped: boolean;
+  stop: () => void;
+}
+
+export function createEventHub({ events, render, heartbeatMs, onError }: EventHubOptions): EventHub {
+  const live = new Set<EventStream>();
+  const all = new Set<EventStream>();
+  let session: Promise<Session> | undefined;
+
+  const frameOf = (event: StoredEvent): Frame => ({ position: event.position, frame: eventFrame(event.position, render(event)) });
+
+  /** Reads what the store announced beyond the session's position, and writes it to every live subscriber. */
+  async function readAhead(s: Session): Promise<void> {
+    while (s.announced > s.position && !s.stopped) {
+      const page = await events.read(s.position, PAGE);
+      if (s.stopped) return;
+      if (page.prunedThrough > s.position) {
+        // Retention deleted events the live subscribers have not had: they must resync (410 on reconnect).
+        for (const stream of [...live]) stream.end('gone');
+        s.position = page.prunedThrough;
+        s.ring.length = 0;
+      }
+      if (page.events.length === 0) {
+        // Nothing readable beyond: the announcement was at most what this read saw.
+        s.position = Math.max(s.position, page.latest);
+        s.announced = s.position;
+        return;
+      }
+      const frames = page.events.map(frameOf);
+      s.ring.push(...frames);
+      if (s.ring.length > RING) s.ring.splice(0, s.ring.length - RING);
+      for (const stream of [...live]) {
+        // Still holding more than its limit from earlier batches: cut off, it resumes by pulling.
+        if (stream.behind) stream.end('too-slow');
+        else for (const { position, frame } of frames) stream.send(position, frame);
+      }
+      s.position = frames[frames.length - 1]!.position;
+    }
+  }
+
+  function kick(s: Session): void {
+    if (s.reading || s.stopped) return;
+    s.reading = true;
+    readAhead(s)
+      .catch(onError)
+      .finally(() => {
+        s.reading = false;
+        // Announced while the last page was read; a failed read waits for the next announcement.
+        if (s.announced > s.position) setImmediate(() => kick(s));
+      });
+  }
+
+  async function open(): Promise<Session> {
+    const s: Session = { position: 0, announced: 0, ring: [], reading: false, stopped: false, stop: () => {} };
+    const unwatch = events.watch((latest) => {
+      if (latest > s.announced) s.announced = latest;
+      kick(s);
+    });
+    const heartbeat = setInterval(() => {
+      for (const stream of all) stream.heartbeat();
+    }, heartbeatMs);
+    heartbeat.unref();
+    s.stop = () => {
+      s.stopped = true;
+      unwatch();
+      clearInterval(heartbeat);
+    };
+    try {
+      s.position = await events.latest();
+    } catch (error) {
+      s.stop();
+      throw error;
+    }
+    s.announced = Math.max(s.announced, s.position);
+    kick(s);
+    return s;
+  }
+
+  const ended = (stream: EventStream) => {
+    live.delete(stream);
+    all.delete(stream);
+    if (all.size === 0 && session !== undefined) {
+      const stopping = session;
+      session = undefined;
+      void stopping.then((s) => s.stop(), () => {});
+    }
+  };
+
+  /** Writes the ring's frames after the stream's position; true when the stream then stands at the session's position. */
+  function fromRing(s: Session, stream: EventStream): boolean {
+    const first = s.ring[0];
+    if (first === undefined || first.position > stream.position + 1) return false;
+    for (const { position, frame } of s.ring) if (!stream.send(position, frame)) return false;
+    return stream.position >= s.position;
+  }
+
+  return {
+    get size() {
+      return all.size;
+    },
+
+    async follow(stream) {
+      all.add(stream);
+      stream.body.once('close', () => ended(stream));
+      try {
+        const attempt = (session ??= open());
+        attempt.catch(() => {
+          if (session === attempt) session = undefined;
+        });
+        const s = await attempt;
+        while (stream.open) {
+          // Caught up with the hub, directly or from its ring: live from here, in this same step.
+          if (stream.position >= s.position || fromRing(s, stream)) {
+            if (stream.open) live.add(stream);
+            return;
+          }
+          await stream.whenWritable();
+          if (!stream.open) return;
+          const page = await events.read(stream.position, PAGE);
+          if (page.prunedThrough > stream.position) {
+            stream.end('gone');
+            return;
+          }
+          for (const event of page.events) if (!stream.send(event.position, frameOf(event).frame)) return;
+          // An empty page below the hub's position can only mean pruned events, answered above.
+          if (page.events.length === 0 && stream.position < s.position) {
+            stream.end('gone');
+            return;
+          }
+        }
+      } catch (error) {
+        onError(error);
+        stream.end('failed');
+      } finally {
+        if (!stream.open) ended(stream);
+      }
+    },
+
+    close() {
+      for (const stream of [...all]) stream.end('stopping');
+      const stopping = session;
+      session = undefined;
+      void stopping?.then((s) => s.stop(), () => {});
+    },
+  };
+}

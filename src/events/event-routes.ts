@@ -1,0 +1,104 @@
+/**
+ * GET /events (CONTRACT §11): the change feed as a JSON page, or, with
+ * `Accept: text/event-stream`, as a live Server-Sent Events stream. Both start
+ * after a position; one that retention has passed (or that is ahead of the
+ * feed) is a 410 telling the consumer to resync from a listing.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { EventsConfig } from '../config.js';
+import { ProblemError } from '../http/problems.js';
+import { wellFormedQuery } from '../http/query-string.js';
+import type { EventLog, EventPage, StoredEvent } from './event-log.js';
+import type { EventHub } from './event-hub.js';
+import { EVENTS_LIMIT_DEFAULT, eventsSchema, FEED_POSITION, LAST_EVENT_ID } from './event-schemas.js';
+import { createEventStream, type EndReason } from './event-stream.js';
+
+export interface EventRoutesOptions {
+  events: EventLog;
+  hub: EventHub;
+  render: (event: StoredEvent) => string;
+  config: EventsConfig;
+  /** Hears every stream's end, for the metrics. */
+  onStreamEnd: (reason: EndReason) => void;
+}
+
+/** How long a client refused for the subscriber limit should wait, in seconds. */
+const SUBSCRIBER_RETRY_S = 5;
+
+const EVENT_STREAM = 'text/event-stream';
+
+/** The quality the Accept header gives `type` (exactly that type; no wildcards): 0 when absent. */
+function quality(accept: string, type: string): number {
+  for (const range of accept.split(',')) {
+    const [media, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    if (media !== type) continue;
+    const q = params.find((p) => p.startsWith('q='));
+    return q === undefined ? 1 : Number(q.slice(2)) || 0;
+  }
+  return 0;
+}
+
+/** A stream when Accept prefers text/event-stream to JSON; HEAD never streams (it would never end). */
+function wantsStream(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  if (request.method !== 'GET' || accept === undefined) return false;
+  const stream = quality(accept, EVENT_STREAM);
+  return stream > 0 && stream > quality(accept, 'application/json');
+}
+
+/** Last-Event-ID, as a position: the SSE reconnect names the last event it received. */
+function lastEventId(request: FastifyRequest): number | undefined {
+  const header = request.headers['last-event-id'];
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^(0|[1-9][0-9]{0,14})$/.test(header.trim())) {
+    throw new ProblemError('malformed-request', 'Last-Event-ID must be the id of an event: a position in plain decimal.');
+  }
+  return Number(header.trim());
+}
+
+/** 410 when the events after `after` are no longer all there, or `after` is beyond the feed. */
+function assertAvailable(after: number, page: EventPage): void {
+  if (after < page.prunedThrough) {
+    throw new ProblemError(
+      'events-gone',
+      `The events after position ${after} were deleted by retention (through position ${page.prunedThrough}). Resync: list the users, then follow after the listing's Feed-Position.`,
+    );
+  }
+  if (after > page.latest) {
+    throw new ProblemError(
+      'events-gone',
+      `Position ${after} is ahead of this feed (latest ${page.latest}): the store was restored or replaced. Resync: list the users, then follow after the listing's Feed-Position.`,
+    );
+  }
+}
+
+export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events, hub, render, config, onStreamEnd }) => {
+  app.get('/events', { config: { access: 'users:read', requestHeaders: LAST_EVENT_ID }, schema: eventsSchema, preValidation: wellFormedQuery(['after', 'limit']) }, async (request, reply) => {
+    reply.header('vary', 'accept');
+    if (wantsStream(request)) {
+      const after = lastEventId(request) ?? request.query.after ?? 0;
+      if (hub.size >= config.maxSubscribers) {
+        throw new ProblemError('subscriber-limit', `This instance serves ${config.maxSubscribers} event streams already; retry shortly or poll GET /events.`, {}, { 'retry-after': String(SUBSCRIBER_RETRY_S) });
+      }
+      const start = await events.read(after, 1);
+      assertAvailable(after, start);
+      const stream = createEventStream(after, config.subscriberBufferBytes, reply.raw, onStreamEnd);
+      void hub.follow(stream);
+      // Proxies that buffer responses (nginx) pass this one through as it is written.
+      return reply.header(FEED_POSITION, String(start.latest)).header('content-type', EVENT_STREAM).header('cache-control', 'no-store').header('x-accel-buffering', 'no').send(stream.body);
+    }
+    const after = request.query.after ?? 0;
+    const limit = request.query.limit ?? EVENTS_LIMIT_DEFAULT;
+    const page = await events.read(after, limit);
+    assertAvailable(after, page);
+    const last = page.events[page.events.length - 1]?.position ?? after;
+    // The next page starts after the last event: always sent, so a poller just follows it.
+    return reply
+      .header('link', `</events?after=${last}&limit=${limit}>; rel="next"`)
+      .header(FEED_POSITION, String(page.latest))
+      .header('cache-control', 'no-cache')
+      .type('application/json; charset=utf-8')
+      .send(`[${page.events.map(render).join(',')}]`);
+  });
+};

@@ -1,0 +1,158 @@
+/**
+ * Publishes the change feed to NATS JetStream (CONTRACT §11, EVENTS_NATS_URL):
+ * every event, in position order, the position as the message id, one relay at
+ * a time across every instance sharing the store.
+ *
+ * Guarantees, and how they hold:
+ * - One publisher: only the holder of the store's 'nats' leadership publishes
+ *   (a PostgreSQL advisory lock, or a SQLite lease); a leader that dies loses it.
+ * - In order, no gaps, none twice: each message expects the stream's last
+ *   message id to be the previous position (`expect.lastMsgID`), so JetStream
+ *   refuses a message out of order whoever sends it; the id is the position, so
+ *   a resend inside the stream's duplicate window is dropped as a duplicate.
+ *   After any refusal or failure the relay reads where the stream stands and
+ *   goes on from there.
+ * - Nothing lost to retention: the relay records how far it published, and
+ *   retention never deletes past it (retention.ts).
+ * - An outage of NATS stops nothing else: writes and the HTTP feed go on; the
+ *   relay retries, and the lag shows in user_events_relay_lag_* metrics.
+ */
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
+import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsRelayConfig } from '../config.js';
+import type { EventLog, StoredEvent } from './event-log.js';
+import type { Leadership } from './leadership.js';
+
+export interface NatsRelayOptions {
+  events: EventLog;
+  leadership: Leadership;
+  nats: NatsRelayConfig;
+  /** The relay's name in the store (its recorded position). */
+  name: string;
+  render: (event: StoredEvent) => string;
+  /** Hears failures (NATS down, a refused message); the relay retries at its next turn. */
+  onError: (error: unknown) => void;
+  /** How often a follower asks for leadership, and a leader retries after a failure (ms). */
+  retryMs?: number;
+}
+
+export interface NatsRelay {
+  /** Stops publishing, gives up leadership and closes the connection. */
+  stop(): Promise<void>;
+}
+
+/** Events read per page, and published before the relay records its position. */
+const PAGE = 500;
+/** Messages in flight at once: sent in order on one connection, each expecting the one before. */
+const WINDOW = 64;
+const MSG_ID = 'Nats-Msg-Id';
+
+/** The subject of one event: the prefix, then its type (`users.events.user.created`). */
+export const subjectOf = (prefix: string, event: Pick<StoredEvent, 'type'>) => `${prefix}.${event.type}`;
+
+/** The relay's name in the store: its recorded position, its leadership. */
+export const RELAY_NAME = 'nats';
+
+export function startNatsRelay({ events, leadership, nats, name, render, onError, retryMs = 1000 }: NatsRelayOptions): NatsRelay {
+  let stopped = false;
+  let connection: NatsConnection | undefined;
+  let wake: (() => void) | undefined;
+  // After a failure the relay waits out `retryMs`; new events do not hurry it.
+  let backingOff = false;
+  const unwatch = events.watch(() => {
+    if (!backingOff) wake?.();
+  });
+
+  async function disconnect(): Promise<void> {
+    const closing = connection;
+    connection = undefined;
+    await closing?.close().catch(() => {});
+  }
+
+  /** The position of the stream's last message (its id), or undefined when the stream holds none. */
+  async function streamPosition(jsm: JetStreamManager): Promise<number | undefined> {
+    const info = await jsm.streams.info(nats.stream).catch((error: unknown) => {
+      if (error instanceof JetStreamApiError && error.code === 10059) return undefined;
+      throw error;
+    });
+    if (info === undefined) {
+      await jsm.streams.add({ name: nats.stream, subjects: [`${nats.subjectPrefix}.>`] });
+      return undefined;
+    }
+    if (info.state.last_seq === 0) return undefined;
+    const last = await jsm.streams.getMessage(nats.stream, { seq: info.state.last_seq });
+    const id = last?.header.get(MSG_ID);
+    if (!id || !/^[0-9]+$/.test(id)) throw new Error(`stream ${nats.stream}'s last message has no position as its ${MSG_ID}; is the stream shared with another publisher?`);
+    return Number(id);
+  }
+
+  /** Publishes everything readable after where the stream stands, while this process leads. */
+  async function publishAll(): Promise<void> {
+    connection ??= await connect({ servers: nats.servers, name: 'user-service change-feed relay', maxReconnectAttempts: 0 });
+    const js = jetstream(connection);
+    const stored = await streamPosition(await jetstreamManager(connection));
+    // The stream is the truth; a new or emptied stream starts after what was recorded as published.
+    let published = stored ?? (await events.relayPosition(name));
+    let streamEmpty = stored === undefined;
+    while (!stopped && leadership.isLeader()) {
+      const page = await events.read(published, PAGE);
+      if (page.prunedThrough > published) {
+        onError(new Error(`change feed relay: events ${published + 1}–${page.prunedThrough} were deleted before they were published; going on after them`));
+        published = page.prunedThrough;
+      }
+      for (let i = 0; i < page.events.length; i += WINDOW) {
+        if (stopped || !leadership.isLeader()) return;
+        const acks = page.events.slice(i, i + WINDOW).map((event) => {
+          const expect = streamEmpty ? { lastSequence: 0 } : { lastMsgID: String(published) };
+          const h = headers();
+          h.set('Content-Type', 'application/cloudevents+json');
+          const ack = js.publish(subjectOf(nats.subjectPrefix, event), render(event), { msgID: String(event.position), expect, headers: h });
+          published = event.position;
+          streamEmpty = false;
+          return ack;
+        });
+        // A refusal fails this one and every later one in the window: the next turn resumes from the stream.
+        await Promise.all(acks);
+      }
+      if (page.events.length > 0) await events.setRelayPosition(name, published);
+      if (page.events.length < PAGE) return;
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped) {
+      let failed = false;
+      try {
+        if (await leadership.tryAcquire()) await publishAll();
+        else await disconnect();
+      } catch (error) {
+        if (!stopped) onError(error);
+        failed = true;
+        await disconnect();
+      }
+      if (stopped) break;
+      // New events wake a leader at once; otherwise (and after a failure) wait a while.
+      backingOff = failed;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, retryMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  }
+
+  const running = run();
+  return {
+    async stop() {
+      stopped = true;
+      unwatch();
+      wake?.();
+      await running;
+      await disconnect();
+      await leadership.release().catch(() => {});
+    },
+  };
+}

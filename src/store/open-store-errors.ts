@@ -1,0 +1,92 @@
+/**
+ * Why a store could not be opened, in words an operator acts on: which database
+ * (SQLite path, or PostgreSQL host, port and database name) and what went wrong
+ * (`database "users" does not exist`, `connection refused`, `password
+ * authentication failed for user "svc"`), never an SQLSTATE alone, a stack or a
+ * password. Also the store's location for the start-up log.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { StoreConfig } from '../config.js';
+import { StoreUnavailableError } from './store-errors.js';
+
+interface PostgresTarget {
+  host: string;
+  port: string;
+  database: string;
+}
+
+/** Host, port and database of a postgres:// URL, as postgres.js reads them (defaults included); never the password. */
+function postgresTarget(url: string): PostgresTarget {
+  const parsed = new URL(url);
+  const user = decodeURIComponent(parsed.username) || 'postgres';
+  return {
+    host: parsed.searchParams.get('host') ?? (decodeURIComponent(parsed.hostname) || 'localhost'),
+    port: parsed.port || parsed.searchParams.get('port') || '5432',
+    database: decodeURIComponent(parsed.pathname.slice(1)) || user,
+  };
+}
+
+/** Where the store keeps its data, as log fields (no credentials). */
+export function storeLocation(config: StoreConfig): Record<string, string> {
+  if (config.kind === 'sqlite') return { store: 'sqlite', path: config.path === ':memory:' ? ':memory:' : resolve(config.path) };
+  const { host, port, database } = postgresTarget(config.url);
+  return { store: 'postgres', host, port, database };
+}
+
+/** Connection failures of the socket or of postgres.js, in words. */
+const CONNECTION_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+  CONNECT_TIMEOUT: 'no answer within PG_CONNECT_TIMEOUT_MS',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name cannot be resolved now',
+  CONNECTION_CLOSED: 'the server closed the connection',
+  CONNECTION_ENDED: 'the connection ended',
+  CONNECTION_DESTROYED: 'the connection was destroyed',
+};
+
+const SQLITE_WORDS: Record<string, string> = {
+  SQLITE_CANTOPEN: 'cannot be opened (check that the path names a file in an existing, writable folder)',
+  SQLITE_NOTADB: 'is not a SQLite database',
+  SQLITE_CORRUPT: 'is corrupt',
+  SQLITE_READONLY: 'is read-only',
+  SQLITE_BUSY: 'is locked by another process',
+  SQLITE_PERM: 'cannot be opened (permission denied)',
+  EACCES: 'cannot be created (permission denied)',
+  ENOTDIR: 'cannot be created (a part of its path is not a folder)',
+  EEXIST: 'cannot be created (a part of its path is not a folder)',
+};
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+function describeSqlite(path: string, error: unknown, mustExist: boolean): string {
+  const code = String((error as { code?: unknown })?.code ?? '');
+  const where = `the SQLite database ${path}`;
+  if (mustExist && !existsSync(path)) return `${where} does not exist`;
+  const words = SQLITE_WORDS[code] ?? SQLITE_WORDS[code.replace(/_[A-Z_]+$/, '')];
+  return `${where} ${words ?? `cannot be opened: ${firstLine(error)}`}`;
+}
+
+function describePostgres(url: string, error: unknown): string {
+  const { host, port, database } = postgresTarget(url);
+  const code = String((error as { code?: unknown })?.code ?? '');
+  const words = CONNECTION_WORDS[code];
+  if (words) return `cannot connect to PostgreSQL at ${host}:${port} (${words})`;
+  // A server error's message is PostgreSQL's own sentence, e.g. `database "x" does not exist`.
+  return `PostgreSQL at ${host}:${port}/${database}: ${firstLine(error)}`;
+}
+
+/** One line naming DATABASE_URL and what is wrong; the password of the URL never appears in it. */
+export function describeOpenError(config: StoreConfig, error: unknown, mustExist = false): string {
+  const cause = error instanceof StoreUnavailableError && error.cause !== undefined ? error.cause : error;
+  if (config.kind === 'sqlite') return `DATABASE_URL: ${describeSqlite(config.path, cause, mustExist)}`;
+  const line = `DATABASE_URL: ${describePostgres(config.url, cause)}`;
+  const password = decodeURIComponent(new URL(config.url).password);
+  return password === '' ? line : line.split(password).join('***');
+}

@@ -1,0 +1,122 @@
+/**
+ * The change feed's outbox on PostgreSQL (migration 3): read by position, pruned
+ * by age or count, watched through LISTEN/NOTIFY. Positions are given after
+ * commit by the sequencer (postgres-sequencer.ts), which this store kicks after
+ * each of its writes and every second (for events of instances that died
+ * between their commit and their kick).
+ */
+import type postgres from 'postgres';
+import type { EventLog, EventPage, EventType, RetentionRule, StoredEvent } from '../../events/event-log.js';
+import { createSequencer, EVENTS_CHANNEL } from './postgres-sequencer.js';
+
+/** How often the sequencer runs without being kicked, and how often watchers are told the latest position regardless. */
+const TICK_MS = 1000;
+
+type Run = <T>(fn: () => Promise<T>) => Promise<T>;
+
+interface PageRow {
+  pruned: string;
+  latest: string;
+  position: string | null;
+  type: string | null;
+  subject: string | null;
+  time: Date | null;
+  data: string | null;
+}
+
+export interface PostgresEventLog extends EventLog {
+  /** After a local write committed: its events get their positions soon. */
+  committed(): void;
+  close(): Promise<void>;
+}
+
+export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: unknown) => void): PostgresEventLog {
+  const watchers = new Set<(latest: number) => void>();
+  let announced = 0;
+  const announce = (latest: number) => {
+    if (latest > announced) announced = latest;
+    for (const watcher of watchers) watcher(announced);
+  };
+  const sequencer = createSequencer(sql, run, announce, onError);
+  const latest = async () => {
+    const [row] = await run(() => sql<{ position: string }[]>`SELECT position FROM feed_state WHERE name = 'latest'`);
+    return Number(row?.position ?? 0);
+  };
+  let listening: Promise<{ unlisten(): Promise<void> }> | undefined;
+  const tick = setInterval(() => {
+    sequencer.kick();
+    if (watchers.size > 0) latest().then(announce, onError);
+  }, TICK_MS);
+  tick.unref();
+
+  return {
+    committed: () => sequencer.kick(),
+
+    async read(after: number, limit: number): Promise<EventPage> {
+      const rows = await run(() => sql<PageRow[]>`
+        SELECT s.pruned, s.latest, e.position, e.type, e.subject, e.time, e.data
+        FROM (SELECT (SELECT position FROM feed_state WHERE name = 'pruned') AS pruned, (SELECT position FROM feed_state WHERE name = 'latest') AS latest) s
+        LEFT JOIN LATERAL (
+          SELECT position, type, subject::text AS subject, time, data FROM events
+          WHERE position > ${after} AND position <= s.latest ORDER BY position LIMIT ${limit}
+        ) e ON true`);
+      const first = rows[0];
+      const events: StoredEvent[] = rows
+        .filter((row) => row.position !== null)
+        .map((row) => ({ position: Number(row.position), type: row.type as EventType, subject: row.subject as string, time: (row.time as Date).toISOString(), data: row.data as string }));
+      return { events, prunedThrough: Number(first?.pruned ?? 0), latest: Number(first?.latest ?? 0) };
+    },
+
+    latest,
+
+    async settle() {
+      await sequencer.flush();
+      return latest();
+    },
+
+    watch(listener) {
+      watchers.add(listener);
+      // NOTIFY from every instance's sequencer; after a reconnect (onlisten again) the latest position is read anew.
+      listening ??= sql.listen(EVENTS_CHANNEL, (payload) => announce(Number(payload)), () => void latest().then(announce, onError));
+      return () => {
+        watchers.delete(listener);
+      };
+    },
+
+    async prune(rule: RetentionRule, limit: number) {
+      return run(() =>
+        sql.begin(async (tx) => {
+          const [bounds] = await tx<{ by_time: string | null; by_count: string | null }[]>`
+            SELECT (SELECT max(position) FROM events WHERE position IS NOT NULL AND time < ${rule.before ?? null}::timestamptz) AS by_time,
+              (SELECT position FROM events WHERE position IS NOT NULL AND ${rule.keep ?? null}::int IS NOT NULL
+                ORDER BY position DESC OFFSET ${rule.keep ?? 0} LIMIT 1) AS by_count`;
+          const bound = Math.min(Math.max(Number(bounds?.by_time ?? 0), Number(bounds?.by_count ?? 0)), rule.notAfter ?? Infinity);
+          if (bound <= 0) return 0;
+          const deleted = await tx<{ position: string }[]>`
+            DELETE FROM events WHERE position IN (SELECT position FROM events WHERE position <= ${bound} ORDER BY position LIMIT ${limit})
+            RETURNING position`;
+          if (deleted.length === 0) return 0;
+          const highest = Math.max(...deleted.map((row) => Number(row.position)));
+          await tx`UPDATE feed_state SET position = greatest(position, ${highest}) WHERE name = 'pruned'`;
+          return deleted.length;
+        }),
+      );
+    },
+
+    async relayPosition(name: string) {
+      const [row] = await run(() => sql<{ position: string }[]>`SELECT position FROM feed_state WHERE name = ${`relay:${name}`}`);
+      return Number(row?.position ?? 0);
+    },
+
+    async setRelayPosition(name: string, position: number) {
+      await run(() => sql`INSERT INTO feed_state (name, position) VALUES (${`relay:${name}`}, ${position}) ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`);
+    },
+
+    async close() {
+      clearInterval(tick);
+      watchers.clear();
+      await sequencer.idle();
+      await (await listening?.catch(() => undefined))?.unlisten().catch(() => {});
+    },
+  };
+}

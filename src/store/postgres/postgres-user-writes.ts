@@ -1,0 +1,138 @@
+/**
+ * The statements that write one user, shared by the store's create, replace and
+ * delete and by the record-by-record import. Each runs on the caller's
+ * connection or transaction; a taken key throws KeyConflictError naming it,
+ * found without parsing error text (keys are inserted with ON CONFLICT DO
+ * NOTHING, and a missing one is the taken one), and the caller's transaction or
+ * savepoint rolls back.
+ */
+import type postgres from 'postgres';
+import type { TransactionSql } from 'postgres';
+import type { EventType } from '../../events/event-log.js';
+import { keysOf, type User } from '../../users/user.js';
+import type { Holder } from '../import-plan.js';
+import { KeyConflictError } from '../store-errors.js';
+import type { Precondition, WriteOutcome } from '../user-store.js';
+import { rowValues, userRowToUser, type UserRow } from './postgres-rows.js';
+
+type Connection = TransactionSql | postgres.Sql;
+
+/**
+ * The INSERT of the user's row, as a fragment of the statements that write it.
+ * With `fromClaimed`, the row is selected from the CTE `claimed` (an
+ * Idempotency-Key's claim, postgres-idempotency.ts): no claim, no row.
+ */
+export function userRowInsert(sql: Connection, user: User, fromClaimed = false) {
+  const v = rowValues(user);
+  const source = fromClaimed ? sql`FROM claimed` : sql``;
+  return sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
+    SELECT ${v.uid}::uuid, ${v.username}::text, ${v.email_address}::text, ${v.legacy_ids}::text[], ${v.display_name}::text, ${v.display_name_key}::text,
+      ${v.attributes}::text::json, ${v.created_at}::timestamptz, ${v.updated_at}::timestamptz, ${v.version}::int ${source}`;
+}
+
+/**
+ * Whether writes append change events (CHANGE_FEED). Positions are given after
+ * commit (postgres-sequencer.ts), in the order of the outbox's `id`. So that this
+ * order is commit order for writes that conflict (the same user, or a key one
+ * lets go and another takes), a write takes its event's `id` only once it holds
+ * every lock it needs: after its row lock and its key inserts, which wait for a
+ * conflicting transaction to end. Writes that do not conflict may be numbered in
+ * either order; no consumer can tell.
+ */
+export interface Feed {
+  enabled: boolean;
+}
+
+/** A change event to append once the write holds its locks. */
+export interface PendingEvent {
+  type: EventType;
+  subject: string;
+  time: string;
+  data: string;
+}
+
+/**
+ * The INSERT of `event` as a CTE body that waits for every row of the CTE
+ * `after` (an aggregate reads them all before the event row exists, and with it
+ * its id), and appends nothing unless `after` yielded `rows` rows (default: any).
+ */
+export function eventAfter(sql: Connection, feed: Feed, event: PendingEvent, after: string, rows?: number) {
+  const enough = rows === undefined ? sql`w.n > 0` : sql`w.n = ${rows}`;
+  return sql`INSERT INTO events (type, subject, time, data)
+    SELECT ${event.type}, ${event.subject}::uuid, ${event.time}::timestamptz, ${event.data}
+    FROM (SELECT count(*) AS n FROM ${sql(after)}) w WHERE ${feed.enabled} AND ${enough}`;
+}
+
+/**
+ * Inserts every key of `user`, then `event` (if any) when all were inserted;
+ * throws KeyConflictError for the first one taken.
+ */
+export async function insertKeys(tx: TransactionSql, user: User, feed?: Feed, event?: PendingEvent): Promise<void> {
+  const entries = keysOf(user);
+  const appended = feed && event ? tx`, appended AS (${eventAfter(tx, feed, event, 'keyed', entries.length)})` : tx``;
+  const inserted = await tx<{ key: string; value: string }[]>`
+    WITH keyed AS (
+      INSERT INTO user_keys (key, value, uid)
+      SELECT k, v, ${user.uid}::uuid FROM unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v)
+      ON CONFLICT DO NOTHING
+      RETURNING key, value
+    )${appended}
+    SELECT key, value FROM keyed`;
+  if (inserted.length === entries.length) return;
+  const done = new Set(inserted.map((row) => `${row.key}\u0000${row.value}`));
+  const taken = entries.find((e) => !done.has(`${e.key}\u0000${e.value}`));
+  throw new KeyConflictError(taken?.key ?? 'username');
+}
+
+/** The event of a user written: the user as the API represents it. */
+export const userEvent = (type: 'user.created' | 'user.updated', user: User, time: string): PendingEvent => ({ type, subject: user.uid, time, data: JSON.stringify(user) });
+
+/** Inserts the user row and its keys, and its `user.created` event at `time`. */
+export async function insertUser(tx: TransactionSql, user: User, feed: Feed, time: string): Promise<void> {
+  await tx`${userRowInsert(tx, user)}`;
+  await insertKeys(tx, user, feed, userEvent('user.created', user, time));
+}
+
+/** Writes `next` over the row of the same uid (its keys freed, then taken again), and its `user.updated` event. */
+export async function replaceUser(tx: TransactionSql, next: User, feed: Feed): Promise<void> {
+  const v = rowValues(next);
+  await tx`DELETE FROM user_keys WHERE uid = ${next.uid}`;
+  await tx`UPDATE users SET username = ${v.username}, email_address = ${v.email_address}, legacy_ids = ${v.legacy_ids},
+    display_name = ${v.display_name}, display_name_key = ${v.display_name_key}, attributes = ${v.attributes}::text::json,
+    updated_at = ${v.updated_at}, version = ${v.version} WHERE uid = ${next.uid}`;
+  await insertKeys(tx, next, feed, userEvent('user.updated', next, next.updated_at));
+}
+
+/**
+ * Deletes the locked user (its keys go with it, ON DELETE CASCADE) and appends
+ * its `user.deleted` event: the uid and the last version.
+ */
+export async function deleteUser(tx: TransactionSql, user: User, feed: Feed): Promise<void> {
+  const event: PendingEvent = { type: 'user.deleted', subject: user.uid, time: new Date().toISOString(), data: JSON.stringify({ uid: user.uid, version: user.version }) };
+  await tx`WITH deleted AS (DELETE FROM users WHERE uid = ${user.uid} RETURNING uid) ${eventAfter(tx, feed, event, 'deleted')}`;
+}
+
+/** The current user, locked until the transaction ends, if it exists and `precondition` accepts it. */
+export async function lockCurrent(tx: TransactionSql, uid: string, precondition?: Precondition): Promise<WriteOutcome<User>> {
+  const [row] = await tx<UserRow[]>`
+    SELECT uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version FROM users WHERE uid = ${uid} FOR UPDATE`;
+  if (!row) return { status: 'not-found' };
+  const user = userRowToUser(row);
+  if (precondition && !precondition(user)) return { status: 'precondition-failed' };
+  return { status: 'ok', value: user };
+}
+
+/** Who holds the user's uid and each of its keys, in key order. */
+export async function holdersOf(sql: Connection, user: User): Promise<Holder[]> {
+  const entries = keysOf(user);
+  const rows = await sql<{ key: string; value: string; uid: string }[]>`
+    SELECT 'uid' AS key, uid::text AS value, uid::text AS uid FROM users WHERE uid = ${user.uid}
+    UNION ALL
+    SELECT k.key, k.value, k.uid::text FROM user_keys k
+    JOIN unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v) ON k.key = t.k AND k.value = t.v`;
+  const order = [{ key: 'uid', value: user.uid }, ...entries];
+  return order.flatMap((entry) => {
+    const row = rows.find((r) => r.key === entry.key && r.value === entry.value);
+    return row ? [{ key: entry.key as Holder['key'], uid: row.uid }] : [];
+  });
+}

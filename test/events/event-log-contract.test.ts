@@ -1,0 +1,232 @@
+/**
+ * The change feed's storage contract (src/events/event-log.ts), on both stores:
+ * one event per committed write, in the write's transaction, with positions that
+ * only grow; reads that tell the position they reflect; retention; relay progress;
+ * leadership; CHANGE_FEED=off.
+ */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { v7 as uuidv7 } from 'uuid';
+import type { StoredEvent } from '../../src/events/event-log.js';
+import { openPostgresUserStore } from '../../src/store/postgres/postgres-user-store.js';
+import { KeyConflictError } from '../../src/store/store-errors.js';
+import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
+import type { UserStore } from '../../src/store/user-store.js';
+import type { User, UserFields } from '../../src/users/user.js';
+import { edit } from './feed-fixtures.js';
+import { createTestDatabaseUrl, describeEachStore, openTestStoreAt, type StoreKind, type TestDatabaseUrl } from '../helpers/stores.js';
+
+let sequence = 0;
+function newUser(overrides: Partial<UserFields> = {}): User {
+  sequence += 1;
+  const now = new Date().toISOString();
+  return {
+    uid: uuidv7(),
+    username: `feed${sequence}`,
+    email_address: `feed${sequence}@example.com`,
+    legacy_ids: [],
+    display_name: null,
+    attributes: {},
+    created_at: now,
+    updated_at: now,
+    version: 1,
+    ...overrides,
+  };
+}
+
+/** Every readable event after `after`, read in pages of `page`. */
+async function readAll(store: UserStore, after = 0, page = 3): Promise<StoredEvent[]> {
+  await store.events.settle();
+  const events: StoredEvent[] = [];
+  for (let position = after; ; ) {
+    const { events: batch } = await store.events.read(position, page);
+    events.push(...batch);
+    if (batch.length < page) return events;
+    position = batch[batch.length - 1]!.position;
+  }
+}
+
+const openWithFeed = (kind: StoreKind, url: string, changeFeed: boolean): Promise<UserStore> | UserStore =>
+  kind === 'postgres' ? openPostgresUserStore({ url, changeFeed }) : openSqliteUserStore({ path: url.slice('sqlite:'.length), changeFeed });
+
+describeEachStore('change feed storage', (kind) => {
+  let database: TestDatabaseUrl;
+  let store: UserStore;
+  before(async () => {
+    database = await createTestDatabaseUrl(kind);
+    store = await openTestStoreAt(kind, database.databaseUrl);
+  });
+  after(async () => {
+    await store.close();
+    await database.remove();
+  });
+
+  it('create, replace, patch and delete each append one event, in order, with the user as data', async () => {
+    const start = await store.events.settle();
+    const user = await store.create(newUser({ legacy_ids: ['crm:1'], attributes: { dept: 'ops' } }));
+    const replaced = await store.replace(user.uid, edit(user, { display_name: 'Ada' }), new Date().toISOString());
+    assert.equal(replaced.status, 'ok');
+    const patched = await store.replace(user.uid, (current) => edit(current, { attributes: { ...current.attributes, floor: 3 } }), new Date().toISOString());
+    assert.equal(patched.status, 'ok');
+    assert.equal((await store.delete(user.uid)).status, 'ok');
+
+    const events = await readAll(store, start);
+    assert.deepEqual(events.map((e) => e.type), ['user.created', 'user.updated', 'user.updated', 'user.deleted']);
+    assert.ok(events.every((e) => e.subject === user.uid));
+    assert.deepEqual(events.map((e) => e.position), [start + 1, start + 2, start + 3, start + 4], 'positions follow one another');
+    assert.deepEqual(JSON.parse(events[0]!.data), user);
+    assert.deepEqual(JSON.parse(events[1]!.data), replaced.status === 'ok' && replaced.value);
+    assert.deepEqual(JSON.parse(events[2]!.data), patched.status === 'ok' && patched.value);
+    assert.deepEqual(JSON.parse(events[3]!.data), { uid: user.uid, version: 3 });
+    assert.equal(events[0]!.time, user.created_at);
+    assert.equal(events[1]!.time, replaced.status === 'ok' ? replaced.value.updated_at : '');
+    assert.ok(events.every((e) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(e.time)), 'RFC 3339 UTC with milliseconds');
+  });
+
+  it('a write that changes nothing or fails appends nothing', async () => {
+    const user = await store.create(newUser());
+    const start = await store.events.settle();
+    assert.equal((await store.replace(user.uid, () => undefined, new Date().toISOString())).status, 'ok', 'an empty patch');
+    await assert.rejects(store.create(newUser({ username: user.username })), KeyConflictError);
+    assert.equal((await store.replace(user.uid, edit(user, { display_name: 'x' }), new Date().toISOString(), () => false)).status, 'precondition-failed');
+    assert.equal((await store.replace(uuidv7(), edit(user, { display_name: 'x' }), new Date().toISOString())).status, 'not-found');
+    assert.equal((await store.delete(uuidv7())).status, 'not-found');
+    assert.deepEqual(await readAll(store, start), []);
+  });
+
+  it('an import appends one event per user it creates or updates, none for unchanged, skipped or conflicting ones', async () => {
+    const existing = await store.create(newUser({ display_name: 'Before' }));
+    const same = await store.create(newUser());
+    const start = await store.events.settle();
+    const fresh = newUser();
+    const now = new Date().toISOString();
+    const outcomes = await store.importUsers(
+      [fresh, { ...newUser({ username: existing.username, email_address: existing.email_address }), display_name: 'After' }, { ...newUser({ username: same.username, email_address: same.email_address }) }],
+      'update',
+      now,
+    );
+    assert.deepEqual(outcomes.map((o) => o.status), ['created', 'updated', 'unchanged']);
+    const events = await readAll(store, start);
+    assert.deepEqual(events.map((e) => [e.type, e.subject]).sort(), [['user.created', fresh.uid], ['user.updated', existing.uid]].sort());
+    const updated = JSON.parse(events.find((e) => e.type === 'user.updated')!.data) as User;
+    assert.equal(updated.display_name, 'After');
+    assert.equal(updated.version, 2);
+    assert.ok(events.every((e) => e.time === now));
+    const skipped = await store.importUsers([newUser({ username: fresh.username })], 'skip', new Date().toISOString());
+    assert.equal(skipped[0]!.status, 'conflict');
+    assert.equal((await readAll(store, start)).length, 2);
+  });
+
+  it('reads tell the position they reflect: every event at or below it is in the answer', async () => {
+    const user = await store.create(newUser());
+    const position = await store.events.settle();
+    const looked = await store.lookup('uid', user.uid);
+    assert.equal(looked.position, position);
+    assert.deepEqual(looked.value, user);
+    const missing = await store.lookup('username', 'nobody-feed');
+    assert.equal(missing.value, undefined);
+    assert.equal(missing.position, position);
+    const page = await store.search({ filter: { username: user.username }, limit: 10 });
+    assert.equal(page.position, position);
+    assert.deepEqual(page.value, [user]);
+  });
+
+  it('reads page by position, report the latest position, and never return an event twice', async () => {
+    const start = await store.events.settle();
+    for (let i = 0; i < 7; i++) await store.create(newUser());
+    const latest = await store.events.settle();
+    assert.equal(latest, start + 7);
+    const first = await store.events.read(start, 5);
+    assert.equal(first.latest, latest);
+    assert.deepEqual(first.events.map((e) => e.position), [1, 2, 3, 4, 5].map((i) => start + i));
+    const rest = await store.events.read(start + 5, 5);
+    assert.deepEqual(rest.events.map((e) => e.position), [start + 6, start + 7]);
+    assert.deepEqual((await store.events.read(latest, 5)).events, []);
+  });
+
+  it('watchers hear of this process\'s writes with a position at or beyond them', async () => {
+    const heard: number[] = [];
+    let resolve!: () => void;
+    const reached = new Promise<void>((r) => (resolve = r));
+    const target = (await store.events.settle()) + 1;
+    const stop = store.events.watch((position) => {
+      heard.push(position);
+      if (position >= target) resolve();
+    });
+    try {
+      await store.create(newUser());
+      await reached;
+      assert.ok(heard.every((p, i) => i === 0 || p >= heard[i - 1]!), 'announced positions never go back');
+    } finally {
+      stop();
+    }
+  });
+
+  it('retention deletes the oldest events by count or age, remembers the horizon, and never passes notAfter', async () => {
+    for (let i = 0; i < 5; i++) await store.create(newUser());
+    const latest = await store.events.settle();
+    // Keep the newest 3, but never beyond latest - 4: the bound wins.
+    let deleted = 0;
+    for (let n; (n = await store.events.prune({ keep: 3, notAfter: latest - 4 }, 2)) > 0; ) deleted += n;
+    let page = await store.events.read(0, 1000);
+    assert.equal(page.prunedThrough, latest - 4);
+    assert.equal(page.events[0]!.position, latest - 3);
+    assert.ok(deleted > 0);
+    // Without the bound, only the newest 3 stay.
+    while ((await store.events.prune({ keep: 3 }, 2)) > 0);
+    page = await store.events.read(0, 1000);
+    assert.deepEqual(page.events.map((e) => e.position), [latest - 2, latest - 1, latest]);
+    assert.equal(page.prunedThrough, latest - 3);
+    // By age: everything older than a time after the last event.
+    while ((await store.events.prune({ before: new Date(Date.now() + 60_000).toISOString() }, 1000)) > 0);
+    page = await store.events.read(0, 1000);
+    assert.deepEqual(page.events, []);
+    assert.equal(page.prunedThrough, latest);
+    assert.equal(await store.events.latest(), latest, 'the latest position survives retention');
+    // Positions are never reused once pruned.
+    await store.create(newUser());
+    assert.equal(await store.events.settle(), latest + 1);
+  });
+
+  it('relay progress is kept per relay name', async () => {
+    assert.equal(await store.events.relayPosition('nats'), 0);
+    await store.events.setRelayPosition('nats', 41);
+    await store.events.setRelayPosition('other', 7);
+    assert.equal(await store.events.relayPosition('nats'), 41);
+    assert.equal(await store.events.relayPosition('other'), 7);
+  });
+
+  it('one leader at a time among processes sharing the store; another takes over once it lets go', async () => {
+    const other = await openTestStoreAt(kind, database.databaseUrl);
+    const mine = store.leadership('relay-test');
+    const theirs = other.leadership('relay-test');
+    try {
+      assert.equal(await mine.tryAcquire(), true);
+      assert.equal(mine.isLeader(), true);
+      assert.equal(await theirs.tryAcquire(), false);
+      assert.equal(await mine.tryAcquire(), true, 'the leader keeps its leadership');
+      await mine.release();
+      assert.equal(mine.isLeader(), false);
+      assert.equal(await theirs.tryAcquire(), true);
+      assert.equal(await mine.tryAcquire(), false);
+    } finally {
+      await mine.release();
+      await theirs.release();
+      await other.close();
+    }
+  });
+
+  it('with CHANGE_FEED=off writes append nothing (for measuring the feed\'s cost only)', async () => {
+    const off = await openWithFeed(kind, database.databaseUrl, false);
+    try {
+      const start = await store.events.settle();
+      const user = await off.create(newUser());
+      await off.replace(user.uid, edit(user, { display_name: 'x' }), new Date().toISOString());
+      await off.importUsers([newUser()], 'skip', new Date().toISOString());
+      await off.delete(user.uid);
+      assert.deepEqual(await readAll(store, start), []);
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * The NATS JetStream relay (CONTRACT §11, EVENTS_NATS_URL), against real NATS
+ * servers: every event, in position order, the position as the message id,
+ * each once; one relay across instances, another taking over when the leader
+ * is killed; an outage of NATS loses nothing; retention never deletes what the
+ * relay has not published.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { v7 as uuidv7 } from 'uuid';
+import { applyRetention } from '../../src/events/retention.js';
+import { RELAY_NAME } from '../../src/events/nats-relay.js';
+import type { User } from '../../src/users/user.js';
+import { startChildServer, type StartedChildServer } from '../helpers/child-server.js';
+import { startPrivateNats, streamMessages, uniqueStream, type StreamMessage } from '../helpers/nats.js';
+import { createTestDatabase, postgresSkipReason } from '../helpers/postgres.js';
+import { describeEachStore } from '../helpers/stores.js';
+import { newUser, startTestServer, type TestServer } from '../helpers/test-server.js';
+
+/** Polls until `ready` holds: what the relay publishes arrives a moment after the write. No time limit but the test's. */
+async function until<T>(read: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (ready(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The stream's messages once it holds `count` of them. */
+const messagesOnce = (stream: string, count: number, url?: string) => until(() => streamMessages(stream, url), (m) => m.length >= count);
+
+/** Each position once, in order, from 1 to the last, with no gap. */
+function assertGapless(messages: StreamMessage[], last: number): void {
+  assert.deepEqual(
+    messages.map((m) => Number(m.id)),
+    Array.from({ length: last }, (_, i) => i + 1),
+  );
+  assert.deepEqual(messages.map((m) => m.event.id), messages.map((m) => m.id), 'the message id is the CloudEvent id: the position');
+}
+
+async function createUsers(server: { post: TestServer['post'] }, count: number): Promise<User[]> {
+  const users: User[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await server.post('/users', newUser());
+    assert.equal(response.status, 201, response.text);
+    users.push(response.body);
+  }
+  return users;
+}
+
+describeEachStore('the NATS relay', (kind) => {
+  const nats = uniqueStream();
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ store: kind, env: nats.env });
+  });
+  after(async () => {
+    await server?.close();
+    await nats.cleanup();
+  });
+
+  it('publishes every write as the CloudEvent GET /events gives, in position order, the position as the message id', async () => {
+    const [user] = await createUsers(server, 3);
+    const patched = await server.request('PATCH', `/users/${user!.uid}`, { body: JSON.stringify({ display_name: 'Ada' }), headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(patched.status, 200);
+    assert.equal((await server.delete(`/users/${user!.uid}`)).status, 204);
+    const now = new Date().toISOString();
+    const imported = Array.from({ length: 150 }, (_, i) => ({ uid: uuidv7(), username: `relay${process.pid}x${i}`, email_address: `relay${process.pid}x${i}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 }));
+    await server.store.importUsers(imported, 'skip', now);
+    const latest = await server.store.events.settle();
+    assert.equal(latest, 155);
+
+    const messages = await messagesOnce(nats.stream, latest);
+    assertGapless(messages, latest);
+    const feed = (await server.get(`/events?after=0&limit=1000`)).body as Record<string, unknown>[];
+    assert.deepEqual(messages.map((m) => m.event), feed, 'the same CloudEvents as the HTTP feed');
+    assert.deepEqual(messages.slice(0, 5).map((m) => m.subject), ['user.created', 'user.created', 'user.created', 'user.updated', 'user.deleted'].map((t) => `${nats.subjectPrefix}.${t}`));
+    assert.ok(messages.every((m) => m.contentType === 'application/cloudevents+json'));
+    // The relay recorded how far it went, and the lag metric says it is caught up.
+    await until(() => server.store.events.relayPosition(RELAY_NAME), (p) => p === latest);
+    assert.match((await server.get('/metrics')).text, /user_events_relay_lag_positions 0/);
+  });
+
+  it('retention never deletes what the relay has not published', async () => {
+    const published = await until(() => server.store.events.relayPosition(RELAY_NAME), (p) => p === 155);
+    // Events the relay has not reached: the recorded position is moved back, as after a crash.
+    await server.store.events.setRelayPosition(RELAY_NAME, published - 10);
+    const deleted = await applyRetention({ events: server.store.events, config: { retentionMs: 0, retentionCount: 1, retentionCheckMs: 60_000 }, relayName: RELAY_NAME });
+    assert.ok(deleted > 0);
+    const page = await server.store.events.read(0, 1);
+    assert.equal(page.prunedThrough, published - 10, 'pruned up to the relay position, not beyond');
+  });
+});
+
+describe('the NATS relay while NATS is down', () => {
+  it('goes on publishing where it stopped once NATS is back: nothing lost, nothing twice, in order', async () => {
+    const nats = await startPrivateNats();
+    const target = uniqueStream(nats.url);
+    const server = await startTestServer({ env: { ...target.env, LOG_LEVEL: 'silent' } });
+    try {
+      await createUsers(server, 5);
+      await messagesOnce(target.stream, 5, nats.url);
+      await nats.stop();
+      // Writes go on while NATS is away: the feed keeps them.
+      await createUsers(server, 20);
+      assert.equal((await server.get('/events?after=5')).body.length, 20);
+      await nats.start();
+      const messages = await messagesOnce(target.stream, 25, nats.url);
+      assertGapless(messages, 25);
+    } finally {
+      await server.close();
+      await nats.remove();
+    }
+  });
+});
+
+const skip = await postgresSkipReason();
+
+describe('the NATS relay across instances on one PostgreSQL database', skip ? { skip } : {}, () => {
+  it('one relay publishes for all; when its process is killed another takes over, each event once, in order', async () => {
+    const db = await createTestDatabase();
+    const nats = uniqueStream();
+    const env = { DATABASE_URL: db.url, ...nats.env };
+    const instances: StartedChildServer[] = [];
+    try {
+      instances.push(...(await Promise.all([startChildServer({ env }), startChildServer({ env }), startChildServer({ env })])));
+      // Writes through every instance at once.
+      await Promise.all(instances.map((instance) => createUsers(instance, 20)));
+      await messagesOnce(nats.stream, 60);
+      // Kill each instance in turn, without a graceful stop, while writes go on through the others.
+      for (const victim of instances.slice(0, 2)) {
+        const writes = createUsers(instances[2]!, 20);
+        victim.kill('SIGKILL');
+        await victim.waitForExit();
+        await writes;
+      }
+      await createUsers(instances[2]!, 5);
+      const messages = await messagesOnce(nats.stream, 105);
+      assertGapless(messages, 105);
+    } finally {
+      await Promise.all(instances.map((instance) => instance.dispose()));
+      await nats.cleanup();
+      await db.drop();
+    }
+  });
+});
