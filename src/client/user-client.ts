@@ -3,15 +3,20 @@
  * Its types are generated from the service's OpenAPI document
  * (openapi-types.ts, `npm run generate:client-types`; a test fails when they
  * drift), and it keeps an API of its own: lookup by key, search as an async
- * iterator, typed problems, and the entity tag, location and next-page link of
- * each answer. No runtime dependency beyond the platform's fetch.
+ * iterator, typed problems, the entity tag, location, next-page link and
+ * change-feed position of each answer, and the change feed as pages or as a
+ * live stream that reconnects by itself. Runtime dependencies: the platform's
+ * fetch, and eventsource-parser for the Server-Sent Events stream.
  */
+import { createParser } from 'eventsource-parser';
 import type { components, operations } from './openapi-types.js';
 
 export type User = components['schemas']['User'];
 export type NewUser = components['schemas']['UserCreate'];
 export type UserReplacement = components['schemas']['UserReplacement'];
 export type UserPatch = components['schemas']['UserPatch'];
+/** A change-feed event (CloudEvents 1.0): `id` is its position, in decimal. */
+export type UserEvent = components['schemas']['UserEvent'];
 /** The service's problem document; `about:blank` when something in between (a proxy) answered with no problem document. */
 export type Problem = Omit<components['schemas']['Problem'], 'type'> & { type: components['schemas']['Problem']['type'] | 'about:blank' };
 export type SearchFilters = Omit<NonNullable<operations['searchUsers']['parameters']['query']>, 'cursor'>;
@@ -25,12 +30,32 @@ export interface TaggedUser {
   etag: string;
   /** `/users/{uid}`: the `Location` of a create, the `Content-Location` otherwise. */
   location: string;
+  /** On reads: the change-feed position the answer reflects (`Feed-Position`). */
+  position?: number;
 }
 
-/** One page of a search, and the URL of the next one (`Link: rel="next"`), if more follow. */
+/** One page of a search, the URL of the next one (`Link: rel="next"`) if more follow, and the feed position it reflects. */
 export interface SearchPage {
   users: User[];
   next?: string;
+  /** `Feed-Position`: follow the change feed after the first page's position to mirror (docs/events.md). */
+  position: number;
+}
+
+/** One page of the change feed: the events, where the next page starts, and the latest position. */
+export interface EventPage {
+  events: UserEvent[];
+  /** The position to ask after for the next page (the last event's, or the one asked after when empty). */
+  after: number;
+  /** `Feed-Position`: the latest position of the feed when the page was read. */
+  latest: number;
+}
+
+export interface FollowOptions {
+  /** Follow the events after this position (default 0: from the start of what retention keeps). */
+  after?: number;
+  /** Stops following (the iteration then ends). */
+  signal?: AbortSignal;
 }
 
 export class UserServiceError extends Error {
@@ -97,10 +122,11 @@ export function createUserClient(options: UserClientOptions) {
   const retries = options.retries ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 200;
 
-  async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
     const token = typeof options.token === 'function' ? await options.token() : options.token;
     const response = await doFetch(url, {
       method,
+      ...(signal ? { signal } : {}),
       headers: {
         accept: 'application/json, application/problem+json',
         ...(body !== undefined ? { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' } : {}),
@@ -141,10 +167,17 @@ export function createUserClient(options: UserClientOptions) {
   /** A path under baseUrl, keeping its path prefix. */
   const at = (path: string) => `${base}${path}`;
 
+  /** The Feed-Position header as a number, when the answer has one. */
+  const positionOf = (response: Response): number | undefined => {
+    const header = response.headers.get('feed-position');
+    return header === null ? undefined : Number(header);
+  };
+
   async function tagged(response: Response): Promise<TaggedUser> {
     const user = (await response.json()) as User;
     const headers = response.headers;
-    return { user, etag: headers.get('etag') ?? '', location: headers.get('location') ?? headers.get('content-location') ?? `/users/${user.uid}` };
+    const position = positionOf(response);
+    return { user, etag: headers.get('etag') ?? '', location: headers.get('location') ?? headers.get('content-location') ?? `/users/${user.uid}`, ...(position === undefined ? {} : { position }) };
   }
 
   const ifMatch = (o?: WriteOptions): Record<string, string> => (o?.ifMatch ? { 'if-match': o.ifMatch } : {});
@@ -158,8 +191,60 @@ export function createUserClient(options: UserClientOptions) {
       const users = (await response.json()) as User[];
       const link = nextLink(response.headers.get('link'));
       const next: string | undefined = link === undefined ? undefined : new URL(link, url).toString();
-      yield next === undefined ? { users } : { users, next };
+      const position = positionOf(response) ?? 0;
+      yield next === undefined ? { users, position } : { users, next, position };
       url = next;
+    }
+  }
+
+  const sleep = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+
+  /**
+   * GET /events as Server-Sent Events, for as long as the caller iterates:
+   * every event after `after`, each once, in position order. When the stream
+   * ends or breaks it reconnects with Last-Event-ID (after the server's `retry`
+   * delay), so nothing is missed or repeated. A 410 (the position is older than
+   * retention) is thrown as a UserServiceError: the consumer must resync from a listing.
+   */
+  async function* follow({ after = 0, signal }: FollowOptions = {}): AsyncGenerator<UserEvent, void, undefined> {
+    let position = after;
+    let retryMs = 1000;
+    for (let failures = 0; !signal?.aborted; ) {
+      let response: Response;
+      try {
+        response = await call('GET', at(`/events?after=${position}`), undefined, { accept: 'text/event-stream', 'last-event-id': String(position) }, signal);
+      } catch (error) {
+        if (signal?.aborted) return;
+        if (failures >= retries || !isRetryable(error)) throw error;
+        failures += 1;
+        await sleep(Math.max(retryDelayMs * 2 ** failures, error instanceof UserServiceError ? (error.retryAfterS ?? 0) * 1000 : 0), signal);
+        continue;
+      }
+      failures = 0;
+      const received: UserEvent[] = [];
+      const parser = createParser({
+        onEvent: (message) => received.push(JSON.parse(message.data) as UserEvent),
+        onRetry: (ms) => (retryMs = ms),
+      });
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          parser.feed(decoder.decode(chunk, { stream: true }));
+          for (const event of received.splice(0)) {
+            position = Number(event.id);
+            yield event;
+          }
+        }
+      } catch (error) {
+        // A broken connection: reconnect below. Anything else is the caller's to see.
+        if (signal?.aborted) return;
+        if (!(error instanceof TypeError) && !(error instanceof Error && /terminated|aborted|socket/i.test(error.message))) throw error;
+      }
+      await sleep(retryMs, signal);
     }
   }
 
@@ -197,6 +282,18 @@ export function createUserClient(options: UserClientOptions) {
     /** Every matching user, in uid order, fetching pages as the iteration needs them (following Link: rel="next"). */
     async *search(filters: SearchFilters = {}): AsyncGenerator<User, void, undefined> {
       for await (const page of pages(filters)) yield* page.users;
+    },
+
+    events: {
+      /** GET /events?after=&limit=: one page of the change feed (poll it again with `after` for more). */
+      async list({ after = 0, limit }: { after?: number; limit?: number } = {}): Promise<EventPage> {
+        const response = await call('GET', at(`/events?after=${after}${limit === undefined ? '' : `&limit=${limit}`}`));
+        const events = (await response.json()) as UserEvent[];
+        const last = events[events.length - 1];
+        return { events, after: last === undefined ? after : Number(last.id), latest: positionOf(response) ?? 0 };
+      },
+
+      follow,
     },
   };
 }

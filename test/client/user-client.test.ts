@@ -27,7 +27,7 @@ describe('createUserClient against the real server', () => {
     assert.equal(user.version, 1);
     assert.equal(location, `/users/${user.uid}`, 'the Location of the create');
     assert.match(etag, /^"[^"]+"$/);
-    assert.deepEqual(await client.get(user.uid), { user, etag, location });
+    assert.deepEqual(await client.get(user.uid), { user, etag, location, position: 1 });
     const updated = await client.update(user.uid, { username: 'client.one', email_address: 'c1@example.com', display_name: 'One' }, { ifMatch: etag });
     assert.equal(updated.user.version, 2);
     assert.notEqual(updated.etag, etag);
@@ -124,6 +124,53 @@ describe('createUserClient against the real server', () => {
     calls = 10;
     await assert.rejects(retrying.create({ username: 'client.503', email_address: 'other503@example.com' }), (e: unknown) => e instanceof UserServiceError && e.status === 409);
     assert.equal(calls, 11, 'a 409 key conflict is not retried');
+  });
+
+  it('reads and pages carry the change-feed position; events.list pages the feed from it', async () => {
+    const start = await server.store.events.settle();
+    const { user, position } = await client.create({ username: 'feed-a', email_address: 'feed-a@example.com' });
+    assert.equal(position, undefined, 'a write answers no position');
+    const read = await client.get(user.uid);
+    assert.equal(read.position, await server.store.events.settle());
+    const [page] = await client.pages({ username: 'feed-a' }).next().then((r) => [r.value]);
+    assert.equal(page!.position, read.position);
+    await client.patch(user.uid, { display_name: 'Feed A' });
+    const listed = await client.events.list({ after: start });
+    assert.deepEqual(listed.events.map((e) => [e.type, e.subject]), [['user.created', user.uid], ['user.updated', user.uid]]);
+    assert.equal(listed.after, start + 2);
+    assert.equal(listed.latest, start + 2);
+    assert.deepEqual((await client.events.list({ after: listed.after })).events, []);
+  });
+
+  it('events.follow streams live events, reconnects with Last-Event-ID when the connection breaks, and never repeats one', async () => {
+    const start = await server.store.events.settle();
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const following = (async () => {
+      for await (const event of client.events.follow({ after: start, signal: controller.signal })) {
+        seen.push(Number(event.id));
+        if (seen.length === 3) {
+          // Cut every connection: the stream breaks; the client reconnects after the server's retry delay.
+          server.app.server.closeAllConnections();
+          await client.create({ username: 'follow-d', email_address: 'follow-d@example.com' });
+        }
+        if (seen.length === 4) controller.abort();
+      }
+    })();
+    for (const name of ['follow-a', 'follow-b', 'follow-c']) await client.create({ username: name, email_address: `${name}@example.com` });
+    await following;
+    assert.deepEqual(seen, [start + 1, start + 2, start + 3, start + 4]);
+  });
+
+  it('events.follow throws the 410 of a position retention has deleted: the consumer must resync', async () => {
+    const latest = await server.store.events.settle();
+    while ((await server.store.events.prune({ keep: 1 }, 1000)) > 0);
+    await assert.rejects(
+      async () => {
+        for await (const _ of client.events.follow({ after: latest - 2 })) break;
+      },
+      (error: unknown) => error instanceof UserServiceError && error.status === 410 && error.type === '/problems/events-gone',
+    );
   });
 
   it('sends the token from a function before every request, and fails with 401 without one', async () => {
