@@ -79,6 +79,7 @@ describe('README examples', () => {
     assert.match(result.stdout, /"legacy_ids":\["A-1001","crm:77","dept\/42"\]/, 'the searches find the user before it is deleted');
     assert.match(result.stdout, /"legacy_ids":\["A-1001"\],"display_name":null/, 'the PUT replaced the user, legacy_id as shorthand');
     assert.match(readFileSync(join(work, 'openapi.json'), 'utf8'), /"openapi":\s*"3\.1\.0"/);
+    assert.match(result.stdout, /^id: 1\ndata: \{"specversion":"1\.0","source":"\/users","id":"1","type":"user\.created"/m, 'the stream sends the first create as an SSE event');
   });
 
   it('the command-line examples succeed on the same store', async () => {
@@ -100,6 +101,7 @@ describe('README examples', () => {
     assert.equal(result.code, 0, `stderr: ${result.stderr}\nstdout: ${result.stdout}`);
     assert.match(result.stdout, /^[0-9a-f-]{36} Carol C\.$/m, 'the search found the renamed user');
     assert.match(result.stdout, /^404 \/problems\/not-found$/m);
+    assert.match(result.stdout, /^3 user\.\w+ [0-9a-f-]{36}$/m, 'the feed followed after the first page');
     const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const flags = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--skipLibCheck'];
     const check = await run(process.execPath, [tsc, ...flags, join(examples, 'client.mts')], { cwd: REPO_ROOT, env });

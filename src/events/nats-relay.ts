@@ -20,6 +20,7 @@
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsRelayConfig } from '../config.js';
+import { CLOUDEVENTS_JSON } from './cloud-event.js';
 import type { EventLog, StoredEvent } from './event-log.js';
 import type { Leadership } from './leadership.js';
 
@@ -105,7 +106,7 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
         const acks = page.events.slice(i, i + WINDOW).map((event) => {
           const expect = streamEmpty ? { lastSequence: 0 } : { lastMsgID: String(published) };
           const h = headers();
-          h.set('Content-Type', 'application/cloudevents+json');
+          h.set('Content-Type', CLOUDEVENTS_JSON);
           const ack = js.publish(subjectOf(nats.subjectPrefix, event), render(event), { msgID: String(event.position), expect, headers: h });
           published = event.position;
           streamEmpty = false;

@@ -12,7 +12,7 @@ import { applyRetention } from '../../src/events/retention.js';
 import { RELAY_NAME } from '../../src/events/nats-relay.js';
 import type { User } from '../../src/users/user.js';
 import { startChildServer, type StartedChildServer } from '../helpers/child-server.js';
-import { startPrivateNats, streamMessages, uniqueStream, type StreamMessage } from '../helpers/nats.js';
+import { natsSkipReason, startPrivateNats, streamMessages, uniqueStream, type StreamMessage } from '../helpers/nats.js';
 import { createTestDatabase, postgresSkipReason } from '../helpers/postgres.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { newUser, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -48,7 +48,14 @@ async function createUsers(server: { post: TestServer['post'] }, count: number):
   return users;
 }
 
+const noNats = await natsSkipReason();
+const skip = (await postgresSkipReason()) ?? noNats;
+
 describeEachStore('the NATS relay', (kind) => {
+  if (noNats) {
+    it('needs NATS', { skip: noNats }, () => {});
+    return;
+  }
   const nats = uniqueStream();
   let server: TestServer;
   before(async () => {
@@ -92,7 +99,7 @@ describeEachStore('the NATS relay', (kind) => {
   });
 });
 
-describe('the NATS relay while NATS is down', () => {
+describe('the NATS relay while NATS is down', noNats ? { skip: noNats } : {}, () => {
   it('goes on publishing where it stopped once NATS is back: nothing lost, nothing twice, in order', async () => {
     const nats = await startPrivateNats();
     const target = uniqueStream(nats.url);
@@ -113,8 +120,6 @@ describe('the NATS relay while NATS is down', () => {
     }
   });
 });
-
-const skip = await postgresSkipReason();
 
 describe('the NATS relay across instances on one PostgreSQL database', skip ? { skip } : {}, () => {
   it('one relay publishes for all; when its process is killed another takes over, each event once, in order', async () => {

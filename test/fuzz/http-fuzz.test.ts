@@ -17,10 +17,11 @@
  * users; users created by a case are deleted right after it), so the snapshot
  * comparison stays cheap.
  *
- * Case counts: FUZZ_RUNS (default 10000) is the number of cases per store, split
+ * Case counts: FUZZ_RUNS (default 6000) is the number of cases per store, split
  * 30% bodies, 10% huge and deeply nested bodies, 40% paths, 20% query strings;
- * both stores run the full count (the whole file takes about 20–25 s on an
- * idle 2-core machine, under 40 s on a loaded one). The seed is fixed (FUZZ_SEED overrides it), so a run is
+ * both stores run the full count. Each write case compares the users and the
+ * settled change-feed position before and after, so a case costs about 4.5 ms
+ * on SQLite and 7 ms on PostgreSQL here (2,000 cases: 9.3 s and 14.6 s). The seed is fixed (FUZZ_SEED overrides it), so a run is
  * reproducible and both stores see the same cases. Nothing is printed on
  * success; a failure reports fast-check's shrunk counterexample with its seed
  * and path, and the exact request and response that broke the property.
@@ -64,7 +65,7 @@ function envInteger(name: string, fallback: number): number {
   return Number(raw);
 }
 
-const RUNS = envInteger('FUZZ_RUNS', 10_000);
+const RUNS = envInteger('FUZZ_RUNS', 6_000);
 const SEED = envInteger('FUZZ_SEED', 20_261_121);
 const SHARES = { bodies: 0.3, huge: 0.1, paths: 0.4, queries: 0.2 } as const;
 

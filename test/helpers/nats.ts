@@ -4,7 +4,7 @@
  * start again, and a reader of everything a stream holds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
@@ -13,6 +13,27 @@ import { freePort } from './private-postgres.js';
 
 /** The machine's NATS server (JetStream on). */
 export const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/** Where the private servers come from (Debian's nats-server package). */
+const NATS_SERVER = '/usr/sbin/nats-server';
+
+let probe: Promise<string | undefined> | undefined;
+
+/** Why the NATS tests cannot run here (no server at NATS_URL, or no nats-server binary); undefined when they can. In CI, a reason is an error. */
+export async function natsSkipReason(): Promise<string | undefined> {
+  probe ??= (async () => {
+    if (!existsSync(NATS_SERVER)) return `${NATS_SERVER} is not installed`;
+    try {
+      await (await connect({ servers: NATS_URL, timeout: 3000 })).close();
+      return undefined;
+    } catch (error) {
+      return `NATS at ${NATS_URL} is unreachable (${(error as Error).message})`;
+    }
+  })();
+  const reason = await probe;
+  if (reason !== undefined && process.env.CI === 'true') throw new Error(`CI requires NATS: ${reason}`);
+  return reason;
+}
 
 let counter = 0;
 
@@ -90,7 +111,7 @@ export async function startPrivateNats(): Promise<PrivateNats> {
   const url = `nats://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: 'ignore' });
+    child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: 'ignore' });
     // Ready when a client can connect (it retries while the server starts).
     for (let attempt = 0; ; attempt++) {
       try {

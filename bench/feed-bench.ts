@@ -1,0 +1,153 @@
+/**
+ * What the change feed costs and how fast it serves, on each store
+ * (docs/performance.md, "Change feed"):
+ *
+ * 1. Creates per second with the feed on, against the same service with
+ *    CHANGE_FEED=off, alternating rounds in one run (target: ratio ≥ 0.9).
+ * 2. Reading the feed from position 0 as JSON pages of 1000, after an import of
+ *    BENCH_IMPORT_USERS users (target: ≥ 50,000 events/s).
+ * 3. 100 Server-Sent Events subscribers while creates are written at 1000/s:
+ *    the delay from each write's `time` to the event's arrival at each
+ *    subscriber (target: p99 ≤ 100 ms). Client and server share the machine's
+ *    clock and its two cores.
+ *
+ *   npm run bench:feed        (BENCH_STORES, BENCH_DURATION_S, BENCH_ROUNDS, BENCH_IMPORT_USERS as for npm run bench)
+ */
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHistogram } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { createParser } from 'eventsource-parser';
+import { alternate, uniqueTag } from './alternate.js';
+import { loadBenchOptions, type StoreKind } from './bench-options.js';
+import { writeImportFile } from './import-data.js';
+import { createScratchDatabase } from './postgres-database.js';
+import { killAll, runNode, type RunningServer } from './processes.js';
+import { makeCredentials, startService, type Database } from './servers.js';
+
+const root = process.cwd();
+const options = loadBenchOptions(root);
+const SUBSCRIBERS = 100;
+const WRITE_RATE = 1000;
+
+function createRequests(tag: string): autocannon.Request[] {
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/users',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request) => {
+        const name = `feed.${tag}.${n++}`;
+        return { ...request, body: JSON.stringify({ username: name, email_address: `${name}@bench.example`, display_name: 'Bench User', attributes: { department: 'R&D' } }) };
+      },
+    },
+  ];
+}
+
+/** Reads every event after 0 as pages of 1000, following Link: rel="next"; events per second. */
+async function readFeed(server: RunningServer, headers: Record<string, string>): Promise<{ events: number; perSecond: number }> {
+  const started = process.hrtime.bigint();
+  let events = 0;
+  let next = '/events?after=0&limit=1000';
+  for (;;) {
+    const response = await fetch(server.baseUrl + next, { headers });
+    if (!response.ok) throw new Error(`GET ${next}: ${response.status}`);
+    const page = (await response.json()) as unknown[];
+    if (page.length === 0) break;
+    events += page.length;
+    next = /^<([^>]+)>/.exec(response.headers.get('link') ?? '')![1]!;
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { events, perSecond: events / seconds };
+}
+
+/** Opens one SSE subscriber after `after`; calls `onEvent` with the event's `time` (ms) on arrival. */
+function subscribe(server: RunningServer, headers: Record<string, string>, after: number, onEvent: (timeMs: number) => void): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`${server.baseUrl}/events?after=${after}`);
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { ...headers, accept: 'text/event-stream' }, agent: false }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`subscribe: ${res.statusCode}`));
+      const parser = createParser({
+        // Only the time is needed: read it without parsing the whole event.
+        onEvent: (message) => onEvent(Date.parse(/"time":"([^"]+)"/.exec(message.data)![1]!)),
+      });
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => parser.feed(chunk));
+      resolve(() => req.destroy());
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function latestPosition(server: RunningServer, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(`${server.baseUrl}/events?limit=1&after=0`, { headers });
+  await response.arrayBuffer();
+  return Number(response.headers.get('feed-position'));
+}
+
+async function fanOut(server: RunningServer, headers: Record<string, string>, durationS: number) {
+  const after = await latestPosition(server, headers);
+  const delays = createHistogram();
+  let received = 0;
+  const closers = await Promise.all(
+    Array.from({ length: SUBSCRIBERS }, () =>
+      subscribe(server, headers, after, (timeMs) => {
+        received += 1;
+        delays.record(Math.max(1, Math.round((Date.now() - timeMs) * 1000)));
+      }),
+    ),
+  );
+  const result = await autocannon({ url: server.baseUrl, connections: 10, overallRate: WRITE_RATE, duration: durationS, headers, requests: createRequests(uniqueTag()) });
+  const written = result['2xx'];
+  // The last events' arrival (no time limit: the count says when all are in).
+  const expected = written * SUBSCRIBERS;
+  for (let waited = 0; received < expected && waited < 200; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const close of closers) close();
+  const ms = (p: number) => delays.percentile(p) / 1000;
+  return { writesPerSecond: written / durationS, delivered: received, expected, p50: ms(50), p99: ms(99), max: delays.max / 1000 };
+}
+
+async function benchStore(store: StoreKind): Promise<void> {
+  const runDir = mkdtempSync(join(tmpdir(), `feed-bench-${store}-`));
+  const scratch = store === 'postgres' ? [await createScratchDatabase(options.postgresUrl, 'feed_on'), await createScratchDatabase(options.postgresUrl, 'feed_off')] : [];
+  const db = (i: number): Database => (store === 'postgres' ? { store, location: scratch[i]!.url } : { store, location: join(runDir, `users-${i}.db`) });
+  const credentials = makeCredentials(runDir);
+  const headers = credentials.headers;
+  const servers: RunningServer[] = [];
+  try {
+    const on = await startService(options, runDir, db(0), credentials, { name: `feed-on-${store}` });
+    servers.push(on);
+    const off = await startService({ ...options, serviceEnv: { ...options.serviceEnv, CHANGE_FEED: 'off' } }, runDir, db(1), credentials, { name: `feed-off-${store}` });
+    servers.push(off);
+    const creates = await alternate(on, off, (tag) => createRequests(tag), { options, headers, label: `${store} creates, feed on vs off` });
+    console.log(`${store}: creates with the feed ${creates.service.rps.toFixed(0)}/s, without ${creates.baseline.rps.toFixed(0)}/s: ratio ${creates.ratio.toFixed(2)} (target >= 0.90)`);
+
+    const file = join(runDir, 'import.jsonl');
+    await writeImportFile(file, options.importUsers, 'new');
+    const url = store === 'postgres' ? scratch[0]!.url : `sqlite:${db(0).location}`;
+    const imported = await runNode([join(root, 'dist/src/cli/main.js'), 'import', file], { DATABASE_URL: url, LOG_LEVEL: 'silent' }, runDir, join(runDir, 'import.log'));
+    if (imported.code !== 0) throw new Error(`import failed; see ${join(runDir, 'import.log')}`);
+    const read = await readFeed(on, headers);
+    console.log(`${store}: read ${read.events} events from position 0 in pages of 1000: ${read.perSecond.toFixed(0)} events/s (target >= 50000)`);
+
+    const fan = await fanOut(on, headers, options.durationS);
+    console.log(
+      `${store}: ${SUBSCRIBERS} SSE subscribers at ${fan.writesPerSecond.toFixed(0)} writes/s: delivered ${fan.delivered}/${fan.expected}, delay p50 ${fan.p50.toFixed(1)} ms, p99 ${fan.p99.toFixed(1)} ms, max ${fan.max.toFixed(1)} ms (target p99 <= 100)`,
+    );
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    await Promise.all(scratch.map((database) => database.drop()));
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+try {
+  for (const store of options.stores) await benchStore(store);
+} catch (error) {
+  killAll();
+  throw error;
+}
