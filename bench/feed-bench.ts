@@ -14,18 +14,15 @@
  *   npm run bench:feed        (BENCH_STORES, BENCH_DURATION_S, BENCH_ROUNDS, BENCH_IMPORT_USERS as for npm run bench)
  */
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHistogram } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { createParser } from 'eventsource-parser';
 import { alternate, uniqueTag } from './alternate.js';
-import { loadBenchOptions, type StoreKind } from './bench-options.js';
+import { loadBenchOptions } from './bench-options.js';
 import { writeImportFile } from './import-data.js';
-import { createScratchDatabase } from './postgres-database.js';
-import { killAll, runNode, type RunningServer } from './processes.js';
-import { makeCredentials, startService, type Database } from './servers.js';
+import { forEachStore, withPairedServices } from './paired-services.js';
+import { runNode, type RunningServer } from './processes.js';
 
 const root = process.cwd();
 const options = loadBenchOptions(root);
@@ -47,21 +44,48 @@ function createRequests(tag: string): autocannon.Request[] {
   ];
 }
 
-/** Reads every event after 0 as pages of 1000, following Link: rel="next"; events per second. */
-async function readFeed(server: RunningServer, headers: Record<string, string>): Promise<{ events: number; perSecond: number }> {
+/**
+ * Reads every event after 0 as pages of 1000, following Link: rel="next"; events per second.
+ * Each page is received whole; `parse` also JSON-parses it, as a consumer would.
+ */
+async function readPages(server: RunningServer, headers: Record<string, string>, parse: boolean): Promise<{ events: number; perSecond: number }> {
   const started = process.hrtime.bigint();
-  let events = 0;
-  let next = '/events?after=0&limit=1000';
+  let after = 0;
   for (;;) {
-    const response = await fetch(server.baseUrl + next, { headers });
-    if (!response.ok) throw new Error(`GET ${next}: ${response.status}`);
-    const page = (await response.json()) as unknown[];
-    if (page.length === 0) break;
-    events += page.length;
-    next = /^<([^>]+)>/.exec(response.headers.get('link') ?? '')![1]!;
+    const response = await fetch(`${server.baseUrl}/events?after=${after}&limit=1000`, { headers });
+    if (!response.ok) throw new Error(`GET /events?after=${after}: ${response.status}`);
+    const text = await response.text();
+    if (parse) JSON.parse(text);
+    // The next page starts after this page's last event (Link: rel="next").
+    const next = Number(/after=([0-9]+)/.exec(response.headers.get('link') ?? '')![1]);
+    if (next === after) break;
+    after = next;
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { events, perSecond: events / seconds };
+  return { events: after, perSecond: after / seconds };
+}
+
+/** Reads every event after 0 as one Server-Sent Events stream (its catch-up), until `latest` arrived; events per second. */
+async function readStream(server: RunningServer, headers: Record<string, string>, latest: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  await new Promise<void>((resolve, reject) => {
+    const url = new URL(`${server.baseUrl}/events?after=0`);
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { ...headers, accept: 'text/event-stream' }, agent: false }, (res) => {
+      const parser = createParser({
+        onEvent: (message) => {
+          if (Number(message.id) >= latest) {
+            req.destroy();
+            resolve();
+          }
+        },
+      });
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => parser.feed(chunk));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return latest / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
 /** Opens one SSE subscriber after `after`; calls `onEvent` with the event's `time` (ms) on arrival. */
@@ -103,51 +127,34 @@ async function fanOut(server: RunningServer, headers: Record<string, string>, du
   );
   const result = await autocannon({ url: server.baseUrl, connections: 10, overallRate: WRITE_RATE, duration: durationS, headers, requests: createRequests(uniqueTag()) });
   const written = result['2xx'];
-  // The last events' arrival (no time limit: the count says when all are in).
-  const expected = written * SUBSCRIBERS;
+  // Every event written, also those whose response came after the load ended, to every subscriber.
+  const expected = ((await latestPosition(server, headers)) - after) * SUBSCRIBERS;
   for (let waited = 0; received < expected && waited < 200; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
   for (const close of closers) close();
   const ms = (p: number) => delays.percentile(p) / 1000;
   return { writesPerSecond: written / durationS, delivered: received, expected, p50: ms(50), p99: ms(99), max: delays.max / 1000 };
 }
 
-async function benchStore(store: StoreKind): Promise<void> {
-  const runDir = mkdtempSync(join(tmpdir(), `feed-bench-${store}-`));
-  const scratch = store === 'postgres' ? [await createScratchDatabase(options.postgresUrl, 'feed_on'), await createScratchDatabase(options.postgresUrl, 'feed_off')] : [];
-  const db = (i: number): Database => (store === 'postgres' ? { store, location: scratch[i]!.url } : { store, location: join(runDir, `users-${i}.db`) });
-  const credentials = makeCredentials(runDir);
-  const headers = credentials.headers;
-  const servers: RunningServer[] = [];
-  try {
-    const on = await startService(options, runDir, db(0), credentials, { name: `feed-on-${store}` });
-    servers.push(on);
-    const off = await startService({ ...options, serviceEnv: { ...options.serviceEnv, CHANGE_FEED: 'off' } }, runDir, db(1), credentials, { name: `feed-off-${store}` });
-    servers.push(off);
+await forEachStore(options, (store) =>
+  withPairedServices(options, store, { names: ['feed-on', 'feed-off'], env: [{}, { CHANGE_FEED: 'off' }] }, async ({ a: on, b: off, credentials, runDir, urlOfA }) => {
+    const headers = credentials.headers;
     const creates = await alternate(on, off, (tag) => createRequests(tag), { options, headers, label: `${store} creates, feed on vs off` });
     console.log(`${store}: creates with the feed ${creates.service.rps.toFixed(0)}/s, without ${creates.baseline.rps.toFixed(0)}/s: ratio ${creates.ratio.toFixed(2)} (target >= 0.90)`);
 
     const file = join(runDir, 'import.jsonl');
     await writeImportFile(file, options.importUsers, 'new');
-    const url = store === 'postgres' ? scratch[0]!.url : `sqlite:${db(0).location}`;
-    const imported = await runNode([join(root, 'dist/src/cli/main.js'), 'import', file], { DATABASE_URL: url, LOG_LEVEL: 'silent' }, runDir, join(runDir, 'import.log'));
+    const imported = await runNode([join(root, 'dist/src/cli/main.js'), 'import', file], { DATABASE_URL: urlOfA, LOG_LEVEL: 'silent' }, runDir, join(runDir, 'import.log'));
     if (imported.code !== 0) throw new Error(`import failed; see ${join(runDir, 'import.log')}`);
-    const read = await readFeed(on, headers);
-    console.log(`${store}: read ${read.events} events from position 0 in pages of 1000: ${read.perSecond.toFixed(0)} events/s (target >= 50000)`);
+    const parsed = await readPages(on, headers, true);
+    const raw = await readPages(on, headers, false);
+    const streamed = await readStream(on, headers, raw.events);
+    console.log(
+      `${store}: read ${raw.events} events from position 0: pages of 1000 ${raw.perSecond.toFixed(0)} events/s (${parsed.perSecond.toFixed(0)}/s with JSON.parse in the client), one SSE stream ${streamed.toFixed(0)} events/s (target >= 50000)`,
+    );
 
     const fan = await fanOut(on, headers, options.durationS);
     console.log(
       `${store}: ${SUBSCRIBERS} SSE subscribers at ${fan.writesPerSecond.toFixed(0)} writes/s: delivered ${fan.delivered}/${fan.expected}, delay p50 ${fan.p50.toFixed(1)} ms, p99 ${fan.p99.toFixed(1)} ms, max ${fan.max.toFixed(1)} ms (target p99 <= 100)`,
     );
-  } finally {
-    await Promise.all(servers.map((server) => server.stop()));
-    await Promise.all(scratch.map((database) => database.drop()));
-    rmSync(runDir, { recursive: true, force: true });
-  }
-}
-
-try {
-  for (const store of options.stores) await benchStore(store);
-} catch (error) {
-  killAll();
-  throw error;
-}
+  }),
+);

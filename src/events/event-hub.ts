@@ -175,6 +175,10 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
             return;
           }
           await stream.whenWritable();
+          // One page per turn of the event loop: a catch-up from far back (a socket that
+          // drains as fast as it is written, a store that answers synchronously) must not
+          // hold the loop for the whole backlog.
+          await new Promise((resolve) => setImmediate(resolve));
           if (!stream.open) return;
           const page = await events.read(stream.position, PAGE);
           if (page.prunedThrough > stream.position) {

@@ -171,7 +171,7 @@ describeEachStore('mirroring through the change feed', (kind) => {
       );
       const [imported] = await Promise.all([
         runCli(['import', file, '--batch-size', '50'], env),
-        ...instances.map((instance, i) => writer(instance, `w${i}`, 120, 100 + i)),
+        ...instances.map((instance, i) => writer(instance, `w${i}`, 500, 100 + i)),
       ]);
       assert.equal(imported.code, 0, imported.stderr);
 
@@ -182,7 +182,7 @@ describeEachStore('mirroring through the change feed', (kind) => {
       assert.equal(exported.code, 0, exported.stderr);
       assert.match(exported.stderr, new RegExp(`at change-feed position ${latest}\\b`));
       const truth = new Map(exported.stdout.trim().split('\n').map((line) => JSON.parse(line) as { uid: string }).map((user) => [user.uid, user]));
-      assert.ok(truth.size > 200, `${truth.size} users`);
+      assert.ok(truth.size > 250, `${truth.size} users`);
 
       // Wait until each consumer has applied the last position (no time limit but the test's).
       while (consumers.some((consumer) => consumer.position() < latest)) await new Promise((resolve) => setTimeout(resolve, 50));
