@@ -4,15 +4,19 @@
  * database of its own, take creates in alternating rounds; one with a new key on
  * every request, the other with none.
  *
- *   npm run bench:idempotency     (BENCH_STORES, BENCH_DURATION_S, BENCH_ROUNDS as for npm run bench)
+ *   npm run bench:idempotency     (BENCH_STORES, BENCH_DURATION_S, BENCH_ROUNDS as for npm run bench;
+ *                                  BENCH_IDEMPOTENCY_KEYS=v7 sends time-ordered keys)
  */
 import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import type autocannon from 'autocannon';
 import { alternate } from './alternate.js';
 import { loadBenchOptions } from './bench-options.js';
 import { forEachStore, withPairedServices } from './paired-services.js';
 
 const options = loadBenchOptions(process.cwd());
+/** BENCH_IDEMPOTENCY_KEYS=v7: time-ordered keys (UUIDv7) instead of random ones (UUIDv4, the default). */
+const newKey = process.env.BENCH_IDEMPOTENCY_KEYS === 'v7' ? uuidv7 : randomUUID;
 
 function creates(tag: string, withKey: boolean): autocannon.Request[] {
   let n = 0;
@@ -22,7 +26,7 @@ function creates(tag: string, withKey: boolean): autocannon.Request[] {
       path: '/users',
       setupRequest: (request) => {
         const name = `idem.${tag}.${n++}`;
-        const headers: Record<string, string> = { 'content-type': 'application/json', ...(withKey ? { 'idempotency-key': `"${randomUUID()}"` } : {}) };
+        const headers: Record<string, string> = { 'content-type': 'application/json', ...(withKey ? { 'idempotency-key': `"${newKey()}"` } : {}) };
         return { ...request, headers: { ...request.headers, ...headers }, body: JSON.stringify({ username: name, email_address: `${name}@bench.example`, display_name: 'Bench User' }) };
       },
     },

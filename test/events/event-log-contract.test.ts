@@ -188,6 +188,26 @@ describeEachStore('change feed storage', (kind) => {
     assert.equal(await store.events.settle(), latest + 1);
   });
 
+  it('retention by age deletes the oldest events older than the cutoff, oldest first, and keeps the rest', async () => {
+    while ((await store.events.prune({ before: new Date(Date.now() + 60_000).toISOString() }, 1000)) > 0);
+    const start = await store.events.settle();
+    const at = (minute: number) => new Date(Date.UTC(2020, 0, 1, 0, minute)).toISOString();
+    // Imports at chosen times: the events carry them. The third is written with a later time than the fourth.
+    for (const minute of [0, 1, 5, 2]) {
+      const user = { ...newUser(), created_at: at(minute), updated_at: at(minute) };
+      await store.importUsers([user], 'skip', at(minute));
+    }
+    assert.equal(await store.events.settle(), start + 4);
+    assert.equal(await store.events.prune({ before: at(3) }, 1000), 2, 'the two oldest; the later-time third stops the run');
+    let page = await store.events.read(0, 1000);
+    assert.deepEqual(page.events.map((e) => e.time), [at(5), at(2)]);
+    assert.equal(page.prunedThrough, start + 2);
+    // Batches: at most `limit` per call, oldest first.
+    assert.equal(await store.events.prune({ before: at(10) }, 1), 1);
+    page = await store.events.read(0, 1000);
+    assert.deepEqual(page.events.map((e) => e.time), [at(2)]);
+  });
+
   it('relay progress is kept per relay name', async () => {
     assert.equal(await store.events.relayPosition('nats'), 0);
     await store.events.setRelayPosition('nats', 41);

@@ -87,7 +87,12 @@ export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: u
       return run(() =>
         sql.begin(async (tx) => {
           const [bounds] = await tx<{ by_time: string | null; by_count: string | null }[]>`
-            SELECT (SELECT max(position) FROM events WHERE position IS NOT NULL AND time < ${rule.before ?? null}::timestamptz) AS by_time,
+            -- By age: the longest run of the oldest events (at most a batch) all older than the cutoff;
+            -- an event written with a later time stops the run. (No index on time: writes never pay for one.)
+            SELECT (SELECT max(position) FROM (
+                      SELECT position, bool_and(time < ${rule.before ?? null}::timestamptz) OVER (ORDER BY position ROWS UNBOUNDED PRECEDING) AS older
+                      FROM (SELECT position, time FROM events WHERE position IS NOT NULL ORDER BY position LIMIT ${limit}) oldest
+                    ) run WHERE older) AS by_time,
               (SELECT position FROM events WHERE position IS NOT NULL AND ${rule.keep ?? null}::int IS NOT NULL
                 ORDER BY position DESC OFFSET ${rule.keep ?? 0} LIMIT 1) AS by_count`;
           const bound = Math.min(Math.max(Number(bounds?.by_time ?? 0), Number(bounds?.by_count ?? 0)), rule.notAfter ?? Infinity);

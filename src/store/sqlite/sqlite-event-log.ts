@@ -32,7 +32,14 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
   const page = db.prepare<[number, number, number], Row>('SELECT position, type, subject, time, data FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?');
   const state = db.prepare<[string], { position: number }>('SELECT position FROM feed_state WHERE name = ?');
   const setState = db.prepare('INSERT INTO feed_state (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position');
-  const boundByTime = db.prepare<[string], { bound: number | null }>('SELECT max(position) AS bound FROM events WHERE time < ?');
+  // By age: the longest run of the oldest events (at most a batch) all older than the cutoff.
+  // Oldest first, in position order: an event written with a later time stops the run.
+  const boundByTime = db.prepare<[string, number], { bound: number | null }>(
+    `SELECT max(position) AS bound FROM (
+       SELECT position, min(time < ?) OVER (ORDER BY position ROWS UNBOUNDED PRECEDING) AS older
+       FROM (SELECT position, time FROM events ORDER BY position LIMIT ?)
+     ) WHERE older = 1`,
+  );
   const boundByCount = db.prepare<[number], { bound: number }>('SELECT position AS bound FROM events ORDER BY position DESC LIMIT 1 OFFSET ?');
   const oldest = db.prepare<[number, number], { position: number }>('SELECT position FROM events WHERE position <= ? ORDER BY position LIMIT ?');
   const deleteUpTo = db.prepare('DELETE FROM events WHERE position <= ?');
@@ -104,7 +111,7 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
 
     async prune(rule: RetentionRule, limit: number) {
       return write(() => {
-        const byTime = rule.before === undefined ? 0 : (boundByTime.get(rule.before)?.bound ?? 0);
+        const byTime = rule.before === undefined ? 0 : (boundByTime.get(rule.before, limit)?.bound ?? 0);
         const byCount = rule.keep === undefined ? 0 : (boundByCount.get(rule.keep)?.bound ?? 0);
         const bound = Math.min(Math.max(byTime, byCount), rule.notAfter ?? Infinity);
         if (bound <= 0) return 0;

@@ -76,6 +76,11 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL
   );
   `,
+  // 4: retention by age walks the oldest events in position order (sqlite-event-log.ts),
+  // so no write pays for an index on time.
+  `
+  DROP INDEX events_by_time;
+  `,
 ];
 
 /** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */
