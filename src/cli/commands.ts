@@ -113,7 +113,7 @@ export const COMMANDS: Record<string, Command> = {
       try {
         const { count, position } = await exportUsers(store, format, process.stdout);
         // The position a mirror loaded from this export follows the change feed after (docs/events.md).
-        process.stderr.write(`exported ${count} users at change-feed position ${position}\n`);
+        process.stderr.write(`exported ${count} ${count === 1 ? 'user' : 'users'} at change-feed position ${position}\n`);
         return 0;
       } finally {
         await store.close();

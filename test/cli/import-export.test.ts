@@ -142,6 +142,11 @@ describeEachStore('user-service import and export', (kind) => {
     it(`export (${format}) then import into an empty store gives the same users`, async () => {
       const exported = await runCli(['export', '--format', format, '--database-url', db.databaseUrl]);
       assert.equal(exported.code, 0, exported.stderr);
+      // The snapshot's change-feed position, for a copy that starts from an export (docs/events.md).
+      const store = await openTestStoreAt(kind, db.databaseUrl);
+      const latest = await store.events.settle().finally(() => store.close());
+      const count = (await allUsers(kind, db.databaseUrl)).length;
+      assert.match(exported.stderr, new RegExp(`^exported ${count} users at change-feed position ${latest}$`, 'm'));
       const file = join(dir, `export.${format}`);
       writeFileSync(file, exported.stdout);
       const empty = await createTestDatabaseUrl(kind);
