@@ -20,8 +20,9 @@ import { eventFrame, type EventStream } from './event-stream.js';
 
 /** Events per page, for catching up and for the hub's own reads. */
 const PAGE = 1000;
-/** Frames kept in memory for subscribers joining just behind. */
+/** Frames kept in memory for subscribers joining just behind: at most this many, and at most RING_BYTES of them. */
 const RING = 4096;
+const RING_BYTES = 4 * 1024 * 1024;
 
 export interface EventHubOptions {
   events: EventLog;
@@ -56,6 +57,8 @@ interface Session {
   /** The highest position the store announced. */
   announced: number;
   ring: Frame[];
+  /** The characters the ring's frames hold (about their bytes: events are mostly ASCII). */
+  ringBytes: number;
   reading: boolean;
   /** Set once the last subscriber left: a read still going writes nothing more. */
   stopped: boolean;
@@ -79,6 +82,7 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
         for (const stream of [...live]) stream.end('gone');
         s.position = page.prunedThrough;
         s.ring.length = 0;
+        s.ringBytes = 0;
       }
       if (page.events.length === 0) {
         // Nothing readable beyond: the announcement was at most what this read saw.
@@ -88,7 +92,10 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
       }
       const frames = page.events.map(frameOf);
       s.ring.push(...frames);
-      if (s.ring.length > RING) s.ring.splice(0, s.ring.length - RING);
+      for (const { frame } of frames) s.ringBytes += frame.length;
+      let drop = 0;
+      while (drop < s.ring.length && (s.ring.length - drop > RING || s.ringBytes > RING_BYTES)) s.ringBytes -= s.ring[drop++]!.frame.length;
+      if (drop > 0) s.ring.splice(0, drop);
       for (const stream of [...live]) {
         // Still holding more than its limit from earlier batches: cut off, it resumes by pulling.
         if (stream.behind) stream.end('too-slow');
@@ -111,7 +118,7 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
   }
 
   async function open(): Promise<Session> {
-    const s: Session = { position: 0, announced: 0, ring: [], reading: false, stopped: false, stop: () => {} };
+    const s: Session = { position: 0, announced: 0, ring: [], ringBytes: 0, reading: false, stopped: false, stop: () => {} };
     const unwatch = events.watch((latest) => {
       if (latest > s.announced) s.announced = latest;
       kick(s);

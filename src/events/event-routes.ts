@@ -28,13 +28,20 @@ const SUBSCRIBER_RETRY_S = 5;
 
 const EVENT_STREAM = 'text/event-stream';
 
-/** The quality the Accept header gives `type` (exactly that type; no wildcards): 0 when absent. */
+/** A qvalue as RFC 9110 §12.4.2 spells it: 0 to 1, at most three decimals. */
+const QVALUE = /^(0(\.[0-9]{0,3})?|1(\.0{0,3})?)$/;
+
+/**
+ * The quality the Accept header gives `type` (exactly that type; no wildcards):
+ * 0 when absent, or when its q is not a valid qvalue (`q=2`, `q=1e-3`).
+ */
 function quality(accept: string, type: string): number {
   for (const range of accept.split(',')) {
     const [media, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
     if (media !== type) continue;
-    const q = params.find((p) => p.startsWith('q='));
-    return q === undefined ? 1 : Number(q.slice(2)) || 0;
+    const q = params.find((p) => p.startsWith('q='))?.slice(2);
+    if (q === undefined) return 1;
+    return QVALUE.test(q) ? Number(q) : 0;
   }
   return 0;
 }
@@ -51,10 +58,12 @@ function wantsStream(request: FastifyRequest): boolean {
 function lastEventId(request: FastifyRequest): number | undefined {
   const header = request.headers['last-event-id'];
   if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !/^(0|[1-9][0-9]{0,14})$/.test(header.trim())) {
+  // Only HTTP's own whitespace (space, tab) around the value; String.prototype.trim would also take U+00A0 and others.
+  const value = typeof header === 'string' ? header.replace(/^[ \t]+|[ \t]+$/g, '') : undefined;
+  if (value === undefined || !/^(0|[1-9][0-9]{0,14})$/.test(value)) {
     throw new ProblemError('malformed-request', 'Last-Event-ID must be the id of an event: a position in plain decimal.');
   }
-  return Number(header.trim());
+  return Number(value);
 }
 
 /** 410 when the events after `after` are no longer all there, or `after` is beyond the feed. */

@@ -65,6 +65,21 @@ describeEachStore('GET /events', (kind) => {
     assert.equal(events[1]!.time, replaced.updated_at);
   });
 
+  it('a PATCH that changes nothing appends nothing; every accepted PUT is a change and appends one', async () => {
+    const user = await create({ legacy_ids: ['crm:same'], attributes: { a: 1 } });
+    const start = await settled();
+    for (const patch of ['{}', JSON.stringify({ attributes: { a: 1 } }), JSON.stringify({ display_name: null })]) {
+      const same = await server.request('PATCH', `/users/${user.uid}`, { body: patch, headers: { 'content-type': 'application/merge-patch+json' } });
+      assert.deepEqual(same.body, user, patch);
+    }
+    assert.deepEqual(await eventsAfter(start), []);
+    // docs/api.md, "Writing": a PUT counts as a change even with equal values (version +1), so it has its event.
+    const body = { username: user.username, email_address: user.email_address, legacy_ids: user.legacy_ids, display_name: user.display_name, attributes: user.attributes };
+    const put = await server.put(`/users/${user.uid}`, body);
+    assert.equal(put.body.version, 2);
+    assert.deepEqual((await eventsAfter(start)).map((e) => [e.type, e.data.version]), [['user.updated', 2]]);
+  });
+
   it('a page links to the next one, always, and tells the latest position', async () => {
     const start = await settled();
     for (let i = 0; i < 5; i++) await create();
@@ -219,6 +234,21 @@ describeEachStore('GET /events', (kind) => {
     } finally {
       for (const stream of open) stream.close();
     }
+  });
+
+  it('an invalid qvalue does not ask for a stream; Last-Event-ID allows only spaces and tabs around the number', async () => {
+    const latest = await settled();
+    const path = `/events?after=${latest}`;
+    for (const accept of ['text/event-stream;q=2', 'text/event-stream;q=1e-3', 'text/event-stream;q=0x1', 'text/event-stream;q=0']) {
+      const response = await server.request('GET', path, { headers: { accept } });
+      assert.equal(response.status, 200, accept);
+      assert.match(String(response.headers['content-type']), /^application\/json/, accept);
+    }
+    const spaced = await openEventStream(server.baseUrl, path, { 'last-event-id': ` \t${latest} ` });
+    assert.equal(spaced.status, 200);
+    spaced.close();
+    const nbsp = await openEventStream(server.baseUrl, path, { 'last-event-id': `${latest}\u00a0` });
+    assert.equal(nbsp.status, 400);
   });
 
   it('HEAD never opens a stream', async () => {
