@@ -5,12 +5,12 @@
  * with their write or not at all, expiry and purging.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
 import { IdempotencyKeyTaken, KeyConflictError } from '../src/store/store-errors.js';
 import type { IdempotencyRecord, PendingIdempotency, UserStore } from '../src/store/user-store.js';
 import type { User } from '../src/users/user.js';
-import type { StoreHandle } from './store-contract.js';
+import { withStore, type StoreHandle } from './store-contract.js';
 
 let sequence = 0;
 function newUser(overrides: Partial<User> = {}): User {
@@ -32,13 +32,9 @@ function pending(name: string, overrides: Partial<PendingIdempotency> = {}): Pen
 
 export function writeContractSuite(name: string, open: () => Promise<StoreHandle>): void {
   describe(`UserStore contract, computed changes and Idempotency-Keys: ${name}`, () => {
-    let handle: StoreHandle;
-    let store: UserStore;
-    before(async () => {
-      handle = await open();
-      store = handle.store;
-    });
-    after(async () => handle.cleanup());
+    let handle!: StoreHandle;
+    let store!: UserStore;
+    withStore(open, (opened) => ((handle = opened), (store = opened.store)));
 
     it('replace() with a function computes the change from the current user, inside the write', async () => {
       const user = await store.create(newUser({ display_name: 'Before' }));

@@ -40,15 +40,21 @@ async function rejectsWithKey(promise: Promise<unknown>, key: string): Promise<v
   await assert.rejects(promise, (error: unknown) => error instanceof KeyConflictError && error.key === key);
 }
 
+/** Opens the store before a suite's tests (handing it to `use`) and cleans it up after them. */
+export function withStore(open: () => Promise<StoreHandle>, use: (handle: StoreHandle) => void): void {
+  let handle: StoreHandle | undefined;
+  before(async () => {
+    handle = await open();
+    use(handle);
+  });
+  after(async () => handle?.cleanup());
+}
+
 export function storeContractSuite(name: string, open: () => Promise<StoreHandle>): void {
   describe(`UserStore contract: ${name}`, () => {
-    let handle: StoreHandle;
-    let store: UserStore;
-    before(async () => {
-      handle = await open();
-      store = handle.store;
-    });
-    after(async () => handle.cleanup());
+    let handle!: StoreHandle;
+    let store!: UserStore;
+    withStore(open, (opened) => ((handle = opened), (store = opened.store)));
 
     it('create(user) returns the user and get(uid) reads it back unchanged', async () => {
       const user = newUser({ legacy_ids: ['L-1', 'crm:77'], display_name: 'Ann', attributes: { deep: { list: [1, 'two', null] } } });
