@@ -197,10 +197,16 @@ export function createUserClient(options: UserClientOptions) {
     }
   }
 
+  /** Waits `ms`, or less when `signal` aborts; leaves no listener behind either way (follow() may wait thousands of times). */
   const sleep = (ms: number, signal?: AbortSignal) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
     });
 
   /**
@@ -240,9 +246,10 @@ export function createUserClient(options: UserClientOptions) {
           }
         }
       } catch (error) {
-        // A broken connection: reconnect below. Anything else is the caller's to see.
+        // A broken connection (fetch's body stream fails with a TypeError): reconnect below.
+        // Anything else (an event that is not JSON) is the caller's to see.
         if (signal?.aborted) return;
-        if (!(error instanceof TypeError) && !(error instanceof Error && /terminated|aborted|socket/i.test(error.message))) throw error;
+        if (!(error instanceof TypeError)) throw error;
       }
       await sleep(retryMs, signal);
     }

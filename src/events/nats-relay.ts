@@ -18,7 +18,7 @@
  *   relay retries, and the lag shows in user_events_relay_lag_* metrics.
  */
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
-import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsRelayConfig } from '../config.js';
 import { CLOUDEVENTS_JSON } from './cloud-event.js';
 import type { EventLog, StoredEvent } from './event-log.js';
@@ -42,6 +42,15 @@ export interface NatsRelay {
   stop(): Promise<void>;
 }
 
+interface Session {
+  connection: NatsConnection;
+  js: JetStreamClient;
+  /** How far the feed has been published (or skipped, when retention deleted events first). */
+  after: number;
+  /** The stream's last message id (a position); undefined while the stream holds none. */
+  lastId: number | undefined;
+}
+
 /** Events read per page, and published before the relay records its position. */
 const PAGE = 500;
 /** Messages in flight at once: sent in order on one connection, each expecting the one before. */
@@ -56,7 +65,13 @@ export const RELAY_NAME = 'nats';
 
 export function startNatsRelay({ events, leadership, nats, name, render, onError, retryMs = 1000 }: NatsRelayOptions): NatsRelay {
   let stopped = false;
-  let connection: NatsConnection | undefined;
+  /**
+   * While this process leads and nothing failed: the connection, and where the
+   * stream stands, read from the stream once when the session starts and then
+   * kept as the relay publishes. Dropped on any failure or loss of leadership,
+   * so the next session reads the stream again.
+   */
+  let session: Session | undefined;
   let wake: (() => void) | undefined;
   // After a failure the relay waits out `retryMs`; new events do not hurry it.
   let backingOff = false;
@@ -65,8 +80,8 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
   });
 
   async function disconnect(): Promise<void> {
-    const closing = connection;
-    connection = undefined;
+    const closing = session?.connection;
+    session = undefined;
     await closing?.close().catch(() => {});
   }
 
@@ -87,35 +102,48 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
     return Number(id);
   }
 
+  /** Connects, makes the stream when missing, and reads where it stands. */
+  async function startSession(): Promise<Session> {
+    const connection = await connect({ servers: nats.servers, name: 'user-service change-feed relay', maxReconnectAttempts: 0 });
+    try {
+      const stored = await streamPosition(await jetstreamManager(connection));
+      // The stream is the truth; a new or emptied stream starts after what was recorded as published.
+      return { connection, js: jetstream(connection), after: stored ?? (await events.relayPosition(name)), lastId: stored };
+    } catch (error) {
+      await connection.close().catch(() => {});
+      throw error;
+    }
+  }
+
   /** Publishes everything readable after where the stream stands, while this process leads. */
   async function publishAll(): Promise<void> {
-    connection ??= await connect({ servers: nats.servers, name: 'user-service change-feed relay', maxReconnectAttempts: 0 });
-    const js = jetstream(connection);
-    const stored = await streamPosition(await jetstreamManager(connection));
-    // The stream is the truth; a new or emptied stream starts after what was recorded as published.
-    let published = stored ?? (await events.relayPosition(name));
-    let streamEmpty = stored === undefined;
-    while (!stopped && leadership.isLeader()) {
-      const page = await events.read(published, PAGE);
-      if (page.prunedThrough > published) {
-        onError(new Error(`change feed relay: events ${published + 1}–${page.prunedThrough} were deleted before they were published; going on after them`));
-        published = page.prunedThrough;
+    const current = (session ??= await startSession());
+    const { js } = current;
+    // `after`: how far the feed has been read; `lastId`: the stream's last message id (what the next message expects).
+    let { after, lastId } = current;
+    while (!stopped) {
+      if (!leadership.isLeader()) return disconnect();
+      const page = await events.read(after, PAGE);
+      if (page.prunedThrough > after) {
+        onError(new Error(`change feed relay: events ${after + 1}–${page.prunedThrough} were deleted before they were published; going on after them`));
+        after = page.prunedThrough;
       }
       for (let i = 0; i < page.events.length; i += WINDOW) {
-        if (stopped || !leadership.isLeader()) return;
+        if (stopped) return;
+        if (!leadership.isLeader()) return disconnect();
         const acks = page.events.slice(i, i + WINDOW).map((event) => {
-          const expect = streamEmpty ? { lastSequence: 0 } : { lastMsgID: String(published) };
+          const expect = lastId === undefined ? { lastSequence: 0 } : { lastMsgID: String(lastId) };
           const h = headers();
           h.set('Content-Type', CLOUDEVENTS_JSON);
           const ack = js.publish(subjectOf(nats.subjectPrefix, event), render(event), { msgID: String(event.position), expect, headers: h });
-          published = event.position;
-          streamEmpty = false;
+          lastId = after = event.position;
           return ack;
         });
-        // A refusal fails this one and every later one in the window: the next turn resumes from the stream.
+        // A refusal fails this one and every later one in the window: the session is dropped, and the next reads the stream again.
         await Promise.all(acks);
+        Object.assign(current, { after, lastId });
       }
-      if (page.events.length > 0) await events.setRelayPosition(name, published);
+      if (page.events.length > 0) await events.setRelayPosition(name, after);
       if (page.events.length < PAGE) return;
     }
   }
