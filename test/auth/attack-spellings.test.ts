@@ -7,7 +7,7 @@
  * a route added later is attacked without anyone listing it here.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import type { RouteOptions } from 'fastify';
 import fc from 'fast-check';
 import { isPublic, scopeOfMethod } from '../../src/http/route-access.js';

@@ -4,7 +4,7 @@
  * signs, plus signs or non-ASCII characters it holds.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { describeEachStore } from '../helpers/stores.js';
 import fc from 'fast-check';
 import { canon } from '../../src/users/canonical.js';
