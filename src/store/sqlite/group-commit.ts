@@ -7,7 +7,9 @@
  * after its data is durable (synchronous=FULL); if the COMMIT itself fails, every
  * write of the batch is rejected and none of them is in the database.
  *
- * With one write at a time this is exactly one transaction per write, as before.
+ * A write alone in its batch (one client, an import's batch) runs as the
+ * transaction itself, without a savepoint: rolling the transaction back rolls
+ * back that write alone, and SQLite keeps no statement journal for it.
  */
 import type Database from 'better-sqlite3';
 
@@ -29,6 +31,19 @@ export function createGroupCommit(db: Database.Database, translate: (error: unkn
     const batch = queue;
     queue = [];
     if (batch.length === 0) return;
+    if (batch.length === 1) {
+      // Alone in its transaction: no savepoint (and no statement journal) is needed to roll it back alone.
+      const item = batch[0]!;
+      let value: unknown;
+      try {
+        value = db.transaction(item.write).immediate();
+      } catch (error) {
+        item.reject(translate(error));
+        return;
+      }
+      item.resolve(value);
+      return;
+    }
     const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       db.transaction(() => {
