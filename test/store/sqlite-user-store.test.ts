@@ -37,7 +37,7 @@ storeContractSuite('SQLite file', async () => sqliteHandle());
 writeContractSuite('SQLite file', async () => sqliteHandle());
 
 describe('SQLite store specifics', () => {
-  it('configureConnection sets WAL and synchronous=FULL by default, NORMAL only when asked', () => {
+  it('configureConnection sets WAL and synchronous=FULL by default, NORMAL only when asked; savepoint journals in memory', () => {
     const handle = sqliteHandle();
     for (const [options, expected] of [[{}, 2], [{ synchronous: 'NORMAL' as const }, 1]] as const) {
       const db = new Database(handle.path);
@@ -45,6 +45,7 @@ describe('SQLite store specifics', () => {
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
       assert.equal(db.pragma('synchronous', { simple: true }), expected);
       assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
+      assert.equal(db.pragma('temp_store', { simple: true }), 2, 'MEMORY: no temporary file per group commit');
       db.close();
     }
     return handle.cleanup();
@@ -113,6 +114,40 @@ describe('SQLite store specifics', () => {
     } finally {
       db.close();
       await handle.cleanup();
+    }
+  });
+
+  it('migration 5 keeps the Idempotency-Key records of a version 4 file: they still answer, still block their key, still expire', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlite-migrate-5-'));
+    const path = join(dir, 'users.db');
+    const old = openSqliteDatabase(path);
+    old.transaction(() => {
+      for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) old.exec(migration);
+      old.pragma('user_version = 4');
+    })();
+    const insert = old.prepare('INSERT INTO idempotency_keys (scope, key, fingerprint, status, headers, body, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const now = Date.now();
+    insert.run('client-a', 'k-live', 'fp-1', 201, JSON.stringify({ etag: '"1"' }), '{"uid":"x"}', now + 60_000);
+    insert.run('client-a', 'k-expired', 'fp-2', 409, '{}', '{}', now - 1);
+    old.close();
+
+    const store = openSqliteUserStore({ path });
+    try {
+      assert.deepEqual(await store.findIdempotency('client-a', 'k-live', now), {
+        scope: 'client-a', key: 'k-live', fingerprint: 'fp-1', expiresAt: now + 60_000, response: { status: 201, headers: { etag: '"1"' }, body: '{"uid":"x"}' },
+      });
+      assert.equal(await store.findIdempotency('client-a', 'k-expired', now), undefined, 'an expired record answers nothing');
+      const again = { scope: 'client-a', fingerprint: 'fp-3', expiresAt: now + 60_000, response: { status: 201, headers: {}, body: '' } };
+      assert.equal(await store.saveIdempotency({ ...again, key: 'k-live' }, now), false, 'a live record still holds its key');
+      assert.equal(await store.saveIdempotency({ ...again, key: 'k-expired' }, now), true, 'an expired one gives its key up');
+      const probe = new Database(path, { readonly: true });
+      const rows = probe.prepare('SELECT key FROM idempotency_keys ORDER BY id').pluck().all();
+      probe.close();
+      assert.deepEqual(rows, ['k-expired', 'k-live'], 'a rowid table: migrated records in the order they expire');
+      assert.equal(await store.purgeIdempotency(now + 120_000, 10), 2, 'both are purged once expired');
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key records in SQLite (table idempotency_keys, migration 2). A key
+ * Idempotency-Key records in SQLite (table idempotency_keys, migrations 2 and 5). A key
  * is claimed by inserting its row, or by overwriting a row that has expired; a
  * row that has not expired makes the claim fail. Claims run inside the write's
  * transaction (group commit's savepoint), so a claimed key and its write commit
@@ -30,7 +30,7 @@ export function sqliteIdempotency(db: Database.Database) {
   );
   const answer = db.prepare('UPDATE idempotency_keys SET status = @status, headers = @headers, body = @body WHERE scope = @scope AND key = @key');
   const select = db.prepare<[string, string, number], Row>('SELECT fingerprint, status, headers, body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ? AND expires_at > ?');
-  const purge = db.prepare('DELETE FROM idempotency_keys WHERE (scope, key) IN (SELECT scope, key FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)');
+  const purge = db.prepare('DELETE FROM idempotency_keys WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)');
 
   const params = (record: IdempotencyRecord, now: number) => ({
     scope: record.scope,
