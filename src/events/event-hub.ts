@@ -96,10 +96,12 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
       let drop = 0;
       while (drop < s.ring.length && (s.ring.length - drop > RING || s.ringBytes > RING_BYTES)) s.ringBytes -= s.ring[drop++]!.frame.length;
       if (drop > 0) s.ring.splice(0, drop);
+      // Rendered and encoded once: each live subscriber gets the same buffer as one chunk.
+      const batch = { frames, bytes: Buffer.from(frames.map(({ frame }) => frame).join('')) };
       for (const stream of [...live]) {
         // Still holding more than its limit from earlier batches: cut off, it resumes by pulling.
         if (stream.behind) stream.end('too-slow');
-        else for (const { position, frame } of frames) stream.send(position, frame);
+        else stream.sendBatch(batch);
       }
       s.position = frames[frames.length - 1]!.position;
     }

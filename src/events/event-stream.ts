@@ -29,6 +29,13 @@ export interface EventStream {
    * (then it is skipped: never twice). False when the stream is closed.
    */
   send(position: number, frame: string): boolean;
+  /**
+   * Writes a batch of consecutive frames rendered once for every subscriber
+   * (`first`..`last` are the positions of its first and last event): one chunk
+   * for the stream however many events it holds. A stream already at or past
+   * `first` takes the frames one by one instead (skipping what it has).
+   */
+  sendBatch(batch: FrameBatch): boolean;
   /** Whether more than the limit waits to be sent: the client is not keeping up. */
   readonly behind: boolean;
   /** Writes a comment line, which keeps proxies and clients from timing the stream out. */
@@ -37,6 +44,12 @@ export interface EventStream {
   whenWritable(): Promise<void>;
   /** Ends the stream; `onEnd` hears the reason once. */
   end(reason: EndReason): void;
+}
+
+/** Consecutive frames, and the same frames as one buffer shared by every subscriber that takes them whole. */
+export interface FrameBatch {
+  frames: readonly { position: number; frame: string }[];
+  bytes: Buffer;
 }
 
 /** The SSE frame of one event: its position as the id, the CloudEvent (one JSON line) as data. */
@@ -74,6 +87,15 @@ export function createEventStream(after: number, limitBytes: number, response: S
       if (position <= stream.position) return true;
       body.push(frame);
       stream.position = position;
+      return true;
+    },
+    sendBatch({ frames, bytes }) {
+      if (!open) return false;
+      const first = frames[0];
+      if (first === undefined) return true;
+      if (stream.position >= first.position) return frames.every(({ position, frame }) => stream.send(position, frame));
+      body.push(bytes);
+      stream.position = frames[frames.length - 1]!.position;
       return true;
     },
     heartbeat() {
