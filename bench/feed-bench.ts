@@ -8,14 +8,14 @@
  *    BENCH_IMPORT_USERS users (target: ≥ 50,000 events/s).
  * 3. 100 Server-Sent Events subscribers while creates are written at 1000/s:
  *    the delay from each write's `time` to the event's arrival at each
- *    subscriber (target: p99 ≤ 100 ms). Client and server share the machine's
- *    clock and its two cores.
+ *    subscriber (target: p99 ≤ 100 ms). The subscribers run in a worker thread
+ *    (sse-subscribers.ts) beside autocannon; client and server share the
+ *    machine's clock and its two cores.
  *
  *   npm run bench:feed        (BENCH_STORES, BENCH_DURATION_S, BENCH_ROUNDS, BENCH_IMPORT_USERS as for npm run bench)
  */
 import http from 'node:http';
 import { join } from 'node:path';
-import { createHistogram } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { createParser } from 'eventsource-parser';
 import { alternate, uniqueTag } from './alternate.js';
@@ -23,6 +23,7 @@ import { loadBenchOptions } from './bench-options.js';
 import { writeImportFile } from './import-data.js';
 import { forEachStore, withPairedServices } from './paired-services.js';
 import { runNode, type RunningServer } from './processes.js';
+import { startSubscribers } from './sse-subscribers.js';
 
 const root = process.cwd();
 const options = loadBenchOptions(root);
@@ -88,25 +89,6 @@ async function readStream(server: RunningServer, headers: Record<string, string>
   return latest / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
-/** Opens one SSE subscriber after `after`; calls `onEvent` with the event's `time` (ms) on arrival. */
-function subscribe(server: RunningServer, headers: Record<string, string>, after: number, onEvent: (timeMs: number) => void): Promise<() => void> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(`${server.baseUrl}/events?after=${after}`);
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { ...headers, accept: 'text/event-stream' }, agent: false }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`subscribe: ${res.statusCode}`));
-      const parser = createParser({
-        // Only the time is needed: read it without parsing the whole event.
-        onEvent: (message) => onEvent(Date.parse(/"time":"([^"]+)"/.exec(message.data)![1]!)),
-      });
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => parser.feed(chunk));
-      resolve(() => req.destroy());
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 async function latestPosition(server: RunningServer, headers: Record<string, string>): Promise<number> {
   const response = await fetch(`${server.baseUrl}/events?limit=1&after=0`, { headers });
   await response.arrayBuffer();
@@ -115,24 +97,14 @@ async function latestPosition(server: RunningServer, headers: Record<string, str
 
 async function fanOut(server: RunningServer, headers: Record<string, string>, durationS: number) {
   const after = await latestPosition(server, headers);
-  const delays = createHistogram();
-  let received = 0;
-  const closers = await Promise.all(
-    Array.from({ length: SUBSCRIBERS }, () =>
-      subscribe(server, headers, after, (timeMs) => {
-        received += 1;
-        delays.record(Math.max(1, Math.round((Date.now() - timeMs) * 1000)));
-      }),
-    ),
-  );
+  const subscribers = await startSubscribers({ baseUrl: server.baseUrl, headers, after, count: SUBSCRIBERS });
   const result = await autocannon({ url: server.baseUrl, connections: 10, overallRate: WRITE_RATE, duration: durationS, headers, requests: createRequests(uniqueTag()) });
   const written = result['2xx'];
   // Every event written, also those whose response came after the load ended, to every subscriber.
   const expected = ((await latestPosition(server, headers)) - after) * SUBSCRIBERS;
-  for (let waited = 0; received < expected && waited < 200; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
-  for (const close of closers) close();
-  const ms = (p: number) => delays.percentile(p) / 1000;
-  return { writesPerSecond: written / durationS, delivered: received, expected, p50: ms(50), p99: ms(99), max: delays.max / 1000 };
+  for (let waited = 0; (await subscribers.received()) < expected && waited < 200; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const delivery = await subscribers.stop();
+  return { writesPerSecond: written / durationS, delivered: delivery.received, expected, p50: delivery.p50, p99: delivery.p99, max: delivery.max };
 }
 
 await forEachStore(options, (store) =>
