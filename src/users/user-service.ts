@@ -2,11 +2,11 @@
  * The use cases of the user resource. Depends only on the UserStore port and the
  * domain rules; knows nothing of HTTP beyond the problems it raises.
  */
-import { v7 as uuidv7 } from 'uuid';
 import { ProblemError } from '../http/problems.js';
 import { KeyConflictError } from '../store/store-errors.js';
 import type { PendingIdempotency, Precondition, SearchFilter, UserStore, WriteOutcome } from '../store/user-store.js';
 import { canon } from './canonical.js';
+import { newUid } from './new-uid.js';
 import { decodeCursor, encodeCursor } from './search-cursor.js';
 import { isUid, type User } from './user.js';
 import { isStorable, toUserFields } from './user-input.js';
@@ -83,7 +83,7 @@ export function createUserService({ store, now = () => new Date().toISOString() 
 
     async create(body: CreateUserBody, idempotency?: PendingIdempotency): Promise<User> {
       const timestamp = now();
-      const user: User = { uid: uuidv7(), ...toUserFields(body), created_at: timestamp, updated_at: timestamp, version: 1 };
+      const user: User = { uid: newUid(), ...toUserFields(body), created_at: timestamp, updated_at: timestamp, version: 1 };
       return store.create(user, idempotency).catch(conflict);
     },
 
