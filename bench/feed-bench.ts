@@ -98,7 +98,8 @@ async function latestPosition(server: RunningServer, headers: Record<string, str
 async function fanOut(server: RunningServer, headers: Record<string, string>, durationS: number) {
   const after = await latestPosition(server, headers);
   const subscribers = await startSubscribers({ baseUrl: server.baseUrl, headers, after, count: SUBSCRIBERS });
-  const result = await autocannon({ url: server.baseUrl, connections: 10, overallRate: WRITE_RATE, duration: durationS, headers, requests: createRequests(uniqueTag()) });
+  // Enough connections that 1000/s is offered even when a create takes tens of ms (one request in flight per connection).
+  const result = await autocannon({ url: server.baseUrl, connections: 50, overallRate: WRITE_RATE, duration: durationS, headers, requests: createRequests(uniqueTag()) });
   const written = result['2xx'];
   // Every event written, also those whose response came after the load ended, to every subscriber.
   const expected = ((await latestPosition(server, headers)) - after) * SUBSCRIBERS;

@@ -1,6 +1,7 @@
 /**
  * The gate in front of postgres.js: at most `limit` tasks run at once, the
- * others start in arrival order as slots free up, and a failing task frees its slot.
+ * others start in arrival order as slots free up (urgent ones first), and a
+ * failing task frees its slot.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -35,6 +36,29 @@ describe('inFlightGate', () => {
     assert.deepEqual(started, [0, 1, 2, 3], 'a failed task frees its slot');
     for (const task of tasks) task.finish();
     assert.deepEqual(await Promise.all(results.slice(1)), [1, 2, 3, 4]);
+  });
+
+  it('starts an urgent task before every normal one already waiting, urgent ones in arrival order', async () => {
+    const gate = inFlightGate(1);
+    const started: string[] = [];
+    const tasks = new Map<string, ReturnType<typeof controllable>>();
+    const submit = (name: string, lane?: 'urgent' | 'normal') => {
+      const task = controllable();
+      tasks.set(name, task);
+      return gate(async () => {
+        started.push(name);
+        await task.done;
+      }, lane);
+    };
+    const all = [submit('running'), submit('normal-1'), submit('normal-2', 'normal'), submit('urgent-1', 'urgent'), submit('urgent-2', 'urgent')];
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const name of ['running', 'urgent-1', 'urgent-2', 'normal-1', 'normal-2']) {
+      assert.equal(started.at(-1), name);
+      tasks.get(name)!.finish();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(all);
+    assert.deepEqual(started, ['running', 'urgent-1', 'urgent-2', 'normal-1', 'normal-2']);
   });
 
   it('lets a task that finds a free slot start at once', async () => {

@@ -7,12 +7,13 @@
  */
 import type postgres from 'postgres';
 import type { EventLog, EventPage, EventType, RetentionRule, StoredEvent } from '../../events/event-log.js';
+import type { Lane } from './in-flight-gate.js';
 import { createSequencer, EVENTS_CHANNEL } from './postgres-sequencer.js';
 
 /** How often the sequencer runs without being kicked, and how often watchers are told the latest position regardless. */
 const TICK_MS = 1000;
 
-type Run = <T>(fn: () => Promise<T>) => Promise<T>;
+type Run = <T>(fn: () => Promise<T>, lane?: Lane) => Promise<T>;
 
 interface PageRow {
   pruned: string;
@@ -37,7 +38,8 @@ export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: u
     if (latest > announced) announced = latest;
     for (const watcher of watchers) watcher(announced);
   };
-  const sequencer = createSequencer(sql, run, announce, onError);
+  // Every write's event waits for a sequencer run: it goes ahead of queued requests (in-flight-gate.ts).
+  const sequencer = createSequencer(sql, (fn) => run(fn, 'urgent'), announce, onError);
   const latest = async () => {
     const [row] = await run(() => sql<{ position: string }[]>`SELECT position FROM feed_state WHERE name = 'latest'`);
     return Number(row?.position ?? 0);

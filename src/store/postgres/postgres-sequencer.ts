@@ -10,18 +10,28 @@
  * events it finds after the latest position given, in insertion order, and
  * commits before the next run can start. A transaction still open holds no
  * position at all; when it commits, a later run numbers its events above every
- * position given so far. Writers never wait for the sequencer.
+ * position given so far. Writers never wait for the sequencer. A run is one
+ * statement (the function sequence_events of migration 5), started at most
+ * every RUN_INTERVAL_MS, and goes ahead of queued requests for a connection.
  *
  * Order within a run is insertion order (outbox id). For one user that is commit
  * order: its writes hold its row lock in turn, so the later write inserts its
  * event after the earlier one committed.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type postgres from 'postgres';
 
 /** An arbitrary constant naming the sequencer's lock (the migration lock is another). */
 const SEQUENCER_LOCK = 7_316_205_115;
 /** Events numbered per run at most; a full run is followed by another at once. */
 const RUN_SIZE = 10_000;
+/**
+ * Runs start at least this far apart. Under a steady stream of writes a run
+ * after every commit cost a transaction (and its WAL flush) per few events; one
+ * run per interval numbers all that committed meanwhile, for at most this much
+ * more delay. A write after a quiet spell is numbered at once.
+ */
+const RUN_INTERVAL_MS = 5;
 /** The channel on which a run announces the latest position. */
 export const EVENTS_CHANNEL = 'user_events';
 
@@ -40,37 +50,21 @@ export interface Sequencer {
 export function createSequencer(sql: postgres.Sql, run: Run, onSequenced: (latest: number) => void, onError: (error: unknown) => void): Sequencer {
   let running: Promise<void> | undefined;
   let again = false;
+  let lastStart = -Infinity;
 
-  /** Numbers up to RUN_SIZE committed events; the count numbered and the latest position. */
-  const runOnce = () =>
-    run(() =>
-      sql.begin(async (tx) => {
-        await tx`SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK})`;
-        const [row] = await tx<{ latest: string; numbered: number }[]>`
-          WITH pending AS (
-            SELECT id FROM events WHERE position IS NULL ORDER BY id LIMIT ${RUN_SIZE} FOR UPDATE
-          ), numbered AS (
-            SELECT id, (SELECT position FROM feed_state WHERE name = 'latest') + row_number() OVER (ORDER BY id) AS position FROM pending
-          ), positioned AS (
-            UPDATE events SET position = numbered.position FROM numbered WHERE events.id = numbered.id RETURNING events.position
-          ), moved AS (
-            -- Only when events were numbered: a run with nothing to do writes nothing, so its commit costs no WAL flush.
-            UPDATE feed_state SET position = greatest(position, (SELECT max(position) FROM positioned))
-            WHERE name = 'latest' AND EXISTS (SELECT 1 FROM positioned) RETURNING position
-          )
-          SELECT coalesce((SELECT position FROM moved), (SELECT position FROM feed_state WHERE name = 'latest')) AS latest,
-                 (SELECT count(*) FROM positioned)::int AS numbered`;
-        const numbered = row?.numbered ?? 0;
-        const latest = Number(row?.latest ?? 0);
-        // Delivered when this transaction commits, to every instance listening.
-        if (numbered > 0) await tx`SELECT pg_notify(${EVENTS_CHANNEL}, ${String(latest)})`;
-        return { numbered, latest };
-      }),
-    );
+  /** Numbers up to RUN_SIZE committed events (migration 5's sequence_events); the count numbered and the latest position. */
+  const runOnce = async () => {
+    const [row] = await run(() => sql<{ latest: string; numbered: number }[]>`SELECT latest, numbered FROM sequence_events(${SEQUENCER_LOCK}, ${RUN_SIZE}, ${EVENTS_CHANNEL})`);
+    return { numbered: row?.numbered ?? 0, latest: Number(row?.latest ?? 0) };
+  };
 
   const loop = async (): Promise<void> => {
     do {
+      const wait = lastStart + RUN_INTERVAL_MS - Date.now();
+      if (wait > 0) await sleep(wait);
+      // Cleared before the run starts: a commit announced after this point gets another run.
       again = false;
+      lastStart = Date.now();
       const { numbered, latest } = await runOnce();
       if (numbered > 0) onSequenced(latest);
       if (numbered === RUN_SIZE) again = true;

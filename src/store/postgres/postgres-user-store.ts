@@ -20,7 +20,7 @@ import type { BatchIdempotency, Change, IdempotencyRecord, PendingIdempotency, P
 import { postgresEventLog } from './postgres-event-log.js';
 import { postgresLeadership } from './postgres-leadership.js';
 import { claimStatement, postgresIdempotency } from './postgres-idempotency.js';
-import { inFlightGate } from './in-flight-gate.js';
+import { inFlightGate, type Lane } from './in-flight-gate.js';
 import { importBatch } from './postgres-bulk-import.js';
 import { isRetryable, isUnavailable, isUniqueViolation } from './postgres-errors.js';
 import { migratePostgres } from './postgres-migrations.js';
@@ -76,9 +76,9 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
    * Runs `fn` with driver errors translated; re-runs a transaction that lost a
    * race. At most pool-size runs reach the driver at once; `fn` must not call run().
    */
-  async function run<T>(fn: () => Promise<T>): Promise<T> {
+  async function run<T>(fn: () => Promise<T>, lane?: Lane): Promise<T> {
     if (closed) throw new StoreUnavailableError();
-    return gate(() => withRetries(fn));
+    return gate(() => withRetries(fn), lane);
   }
 
   async function withRetries<T>(fn: () => Promise<T>): Promise<T> {
