@@ -20,7 +20,7 @@
  *   then gets its answer).
  * - Keys expire after IDEMPOTENCY_TTL_S; expired ones are purged in batches.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IdempotencyKeyTaken } from '../store/store-errors.js';
@@ -57,7 +57,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function fingerprintOf(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(canonicalJson([method, path, body ?? null])).digest('base64url');
+  return hash('sha256', canonicalJson([method, path, body ?? null]), 'base64url');
 }
 
 /** A write a route runs once per key. */
@@ -106,7 +106,10 @@ export function createIdempotency({ store, ttlMs, delayAfterWriteMs = 0 }: Idemp
       const key = parseIdempotencyKey(Array.isArray(header) ? header.join(', ') : header);
       if (key === undefined) return send(reply, write.respond(await write.execute()));
       const scope = request.credential?.id ?? 'anonymous';
-      const pending: PendingIdempotency = { scope, key, fingerprint: fingerprintOf(request.method, write.path, request.body), expiresAt: Date.now() + ttlMs, respond: write.respond };
+      // The answer the store records in the write's transaction is the one sent: made once.
+      let made: { user: User; response: StoredResponse } | undefined;
+      const respond = (user: User) => (made?.user === user ? made.response : (made = { user, response: write.respond(user) }).response);
+      const pending: PendingIdempotency = { scope, key, fingerprint: fingerprintOf(request.method, write.path, request.body), expiresAt: Date.now() + ttlMs, respond };
       const id = `${scope}\u0000${key}`;
       if (running.has(id)) throw inUse();
       running.add(id);
@@ -123,7 +126,7 @@ export function createIdempotency({ store, ttlMs, delayAfterWriteMs = 0 }: Idemp
           throw error;
         }
         if (delayAfterWriteMs > 0) await sleep(delayAfterWriteMs);
-        return send(reply, write.respond(user));
+        return send(reply, respond(user));
       } finally {
         running.delete(id);
       }
