@@ -9,7 +9,8 @@
  *
  * A write alone in its batch (one client, an import's batch) runs as the
  * transaction itself, without a savepoint: rolling the transaction back rolls
- * back that write alone, and SQLite keeps no statement journal for it.
+ * back that write alone, and SQLite keeps no savepoint journal for it (only a
+ * statement's own, for a statement that fails halfway).
  */
 import type Database from 'better-sqlite3';
 
@@ -32,7 +33,7 @@ export function createGroupCommit(db: Database.Database, translate: (error: unkn
     queue = [];
     if (batch.length === 0) return;
     if (batch.length === 1) {
-      // Alone in its transaction: no savepoint (and no statement journal) is needed to roll it back alone.
+      // Alone in its transaction: no savepoint (and no savepoint journal) is needed to roll it back alone.
       const item = batch[0]!;
       let value: unknown;
       try {
@@ -52,6 +53,10 @@ export function createGroupCommit(db: Database.Database, translate: (error: unkn
             // A nested better-sqlite3 transaction is a SAVEPOINT: it rolls back this write alone.
             results.push({ ok: true, value: db.transaction(item.write)() });
           } catch (error) {
+            // Some errors (a full disk, an I/O error, no memory) make SQLite roll back the whole
+            // transaction, not only this write's savepoint: nothing of the batch is written then,
+            // and the writes after it must not run (each would commit alone, outside any batch).
+            if (!db.inTransaction) throw error;
             results.push({ ok: false, error: translate(error) });
           }
         }

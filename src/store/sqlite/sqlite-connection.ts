@@ -30,10 +30,11 @@ export function configureConnection(db: Database.Database, options: SqliteConnec
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
-  // Every write of a group commit runs in a savepoint (group-commit.ts), and SQLite keeps the
-  // savepoint's undo pages in a statement journal: a temporary file by default, opened, written
-  // page by page and deleted in every transaction. In memory it costs a batch's changed pages
-  // and no system calls (docs/performance.md, Idempotency-Key).
+  // Every write of a group commit of several runs in a savepoint (group-commit.ts), and SQLite
+  // keeps the savepoint's undo pages in a journal that by default moves to a temporary file
+  // (opened, written page by page and deleted) once it passes 64 KiB, as a busy batch's does.
+  // In memory it costs a batch's changed pages and no system calls (docs/performance.md,
+  // Idempotency-Key).
   db.pragma('temp_store = MEMORY');
   if (options.bulkWrites) db.pragma('wal_autocheckpoint = 20000');
 }
