@@ -30,10 +30,10 @@ export interface EventStream {
    */
   send(position: number, frame: string): boolean;
   /**
-   * Writes a batch of consecutive frames rendered once for every subscriber
-   * (`first`..`last` are the positions of its first and last event): one chunk
-   * for the stream however many events it holds. A stream already at or past
-   * `first` takes the frames one by one instead (skipping what it has).
+   * Writes a batch of consecutive frames rendered once for every subscriber:
+   * one chunk for the stream however many events it holds. A stream already at
+   * or past the batch's first position takes the frames one by one instead
+   * (skipping what it has). False when the stream is closed.
    */
   sendBatch(batch: FrameBatch): boolean;
   /** Whether more than the limit waits to be sent: the client is not keeping up. */
