@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type autocannon from 'autocannon';
 import { alternate } from './alternate.js';
-import { loadBenchOptions } from './bench-options.js';
+import { loadBenchOptions, type StoreKind } from './bench-options.js';
 import { runLoad } from './load.js';
 import { forEachStore, withPairedServices, type PairedServices } from './paired-services.js';
 import { formatProfileSummary, summariseProfile } from './profile-summary.js';
@@ -41,8 +41,12 @@ function creates(tag: string, withKey: boolean): autocannon.Request[] {
 }
 
 /** A keyed and a plain instance in turn under node --cpu-prof (unbundled, so files are named); prints each profile's summary with its CPU per request. */
-async function profileBoth(store: 'sqlite' | 'postgres', pair: PairedServices): Promise<void> {
-  if (store !== 'sqlite') return; // a fresh database per profiled instance is simple only for files
+async function profileBoth(store: StoreKind, pair: PairedServices): Promise<void> {
+  if (store !== 'sqlite') {
+    // A fresh database per profiled instance is simple only for files.
+    console.log(`${store}: BENCH_PROFILE profiles SQLite only`);
+    return;
+  }
   for (const withKey of [true, false]) {
     const label = `${store}-${withKey ? 'with' : 'without'}-key`;
     const dir = join(pair.runDir, 'profiles', label);
