@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import { textArrayLiteral } from '../src/store/postgres/postgres-bulk-sql.js';
 import { migratePostgres } from '../src/store/postgres/postgres-migrations.js';
+import { representationOf } from '../src/users/user-representation.js';
 import { seedRow, type SeedRow } from './seed-data.js';
 import { startSeedClock, type SeedResult } from './seed-clock.js';
 
@@ -22,8 +23,9 @@ function field(value: string | number | null): string {
 }
 
 function userLine({ user, displayNameKey }: SeedRow): string {
+  const { json, etag } = representationOf(user);
   return [user.uid, user.username, user.email_address, textArrayLiteral(user.legacy_ids), user.display_name, displayNameKey,
-    JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version].map(field).join('\t');
+    JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version, json, etag].map(field).join('\t');
 }
 
 function keyLines({ user, keys }: SeedRow): string {
@@ -55,7 +57,7 @@ export async function seedPostgres(url: string, count: number): Promise<SeedResu
     // Every key's uid is loaded in the same run: skip the per-row foreign-key triggers
     // (as pg_restore --disable-triggers does; needs a superuser, as the test server has).
     await sql`SET session_replication_role = replica`;
-    const users = await sql`COPY users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version) FROM STDIN`.writable();
+    const users = await sql`COPY users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag) FROM STDIN`.writable();
     await pipeline(Readable.from(chunks(count, userLine)), users);
     clock.phase('users');
     const keys = await sql`COPY user_keys (key, value, uid) FROM STDIN`.writable();

@@ -19,14 +19,15 @@
 import { startSeedClock, type SeedResult } from './seed-clock.js';
 import Database from 'better-sqlite3';
 import { migrateSqlite } from '../src/store/sqlite/sqlite-migrations.js';
+import { representationOf } from '../src/users/user-representation.js';
 import { seedRow } from './seed-data.js';
 
-/** Users per multi-row INSERT (10 parameters each, well under SQLite's 32,766). */
+/** Users per multi-row INSERT (12 parameters each, well under SQLite's 32,766). */
 const ROWS_PER_STATEMENT = 200;
 /** Users per transaction. */
 const USERS_PER_TRANSACTION = 50_000;
 
-const USER_COLUMNS = '(uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)';
+const USER_COLUMNS = '(uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag)';
 
 export type { SeedResult };
 
@@ -61,10 +62,13 @@ export function seedSqlite(path: string, count: number): SeedResult {
     // Every key row's uid is loaded in the same run: checking each reference would
     // only repeat what construction guarantees (better-sqlite3 turns the check on by default).
     db.pragma('foreign_keys = OFF');
-    const indexes = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all();
-    for (const { sql } of indexes) db.exec(`DROP INDEX ${/^CREATE INDEX (\S+)/.exec(sql)?.[1]}`);
+    // The secondary indexes of the two tables loaded here (the others stay empty).
+    const indexes = db.prepare<[], { name: string; sql: string }>(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('users', 'user_keys')",
+    ).all();
+    for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
     db.exec('CREATE TEMP TABLE seed_keys (key TEXT NOT NULL, value TEXT NOT NULL, uid TEXT NOT NULL)');
-    const insertUsers = batchInserter(db, `INSERT INTO users ${USER_COLUMNS}`, 10, ROWS_PER_STATEMENT);
+    const insertUsers = batchInserter(db, `INSERT INTO users ${USER_COLUMNS}`, 12, ROWS_PER_STATEMENT);
     const insertKeys = batchInserter(db, 'INSERT INTO temp.seed_keys (key, value, uid)', 3, ROWS_PER_STATEMENT);
 
     const load = db.transaction((from: number, to: number) => {
@@ -72,8 +76,9 @@ export function seedSqlite(path: string, count: number): SeedResult {
       const keys: unknown[] = [];
       for (let i = from; i < to; i++) {
         const { user, keys: entries, displayNameKey } = seedRow(i);
+        const { json, etag } = representationOf(user);
         users.push(user.uid, user.username, user.email_address, JSON.stringify(user.legacy_ids), user.display_name, displayNameKey,
-          JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version);
+          JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version, json, etag);
         for (const entry of entries) keys.push(entry.key, entry.value, user.uid);
       }
       insertUsers(users);

@@ -8,7 +8,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { canon } from '../src/users/canonical.js';
 import { KeyConflictError, StoreUnavailableError } from '../src/store/store-errors.js';
 import type { UserStore } from '../src/store/user-store.js';
-import type { User, UserFields } from '../src/users/user.js';
+import { keysOf, type LookupKey, type User, type UserFields } from '../src/users/user.js';
+import { representationOf } from '../src/users/user-representation.js';
 
 export interface StoreHandle {
   store: UserStore;
@@ -377,6 +378,43 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
         const byName = (await store.search({ filter: { prefix: canon('ÉMILE') }, limit: 100 })).value;
         assert.ok(byName.some((u) => u.uid === users[3]!.uid));
         assert.deepEqual((await store.search({ filter: { prefix: `${tag}-nomatch` }, limit: 10 })).value, []);
+      });
+    });
+
+    describe('stored representations: lookup() answers the text and ETag the last write stored', () => {
+      /** The representation every read of `uid` must answer: made from a copy, so no cached text is reused. */
+      async function expectStored(uid: string): Promise<void> {
+        const user = (await store.findByKey('uid', uid)) as User;
+        const expected = representationOf(structuredClone(user));
+        for (const [key, value] of [['uid', uid], ...keysOf(user).map((entry) => [entry.key, entry.value])] as [LookupKey, string][]) {
+          assert.deepEqual((await store.lookup(key, value)).value, expected, `${key} ${value}`);
+        }
+        const { events } = await store.events.read((await store.events.settle()) - 1, 1);
+        if (events[0]?.subject === uid) assert.equal(events[0].data, expected.json, 'the event carries the same text');
+      }
+
+      it('after a create, a replace, a change computed in the write and an import create and update', async () => {
+        const user = await store.create(newUser({ legacy_ids: ['rep-1'], display_name: 'Ré', attributes: { b: 1, a: { z: [true, null] } } }));
+        await expectStored(user.uid);
+        await store.replace(user.uid, fields({ legacy_ids: ['rep-2', 'rep-3'], attributes: { emoji: '\u{1F600}', line: 'a\u2028b' } }), new Date().toISOString());
+        await expectStored(user.uid);
+        await store.replace(user.uid, (current) => ({ ...current, display_name: null }), new Date().toISOString());
+        await expectStored(user.uid);
+        const imported = newUser({ legacy_ids: ['rep-4'] });
+        await store.importUsers([imported], 'update', new Date().toISOString());
+        await expectStored(imported.uid);
+        await store.importUsers([{ ...imported, display_name: 'Changed' }], 'update', new Date().toISOString());
+        await expectStored(imported.uid);
+        assert.equal(((await store.lookup('uid', imported.uid)).value as { json: string }).json.includes('"version":2'), true);
+      });
+
+      it('members in the order of the User schema, whatever the order the user object was built in', async () => {
+        const base = newUser();
+        const shuffled = { version: base.version, attributes: { y: 1, x: 2 }, updated_at: base.updated_at, created_at: base.created_at, display_name: 'S', legacy_ids: [], email_address: base.email_address, username: base.username, uid: base.uid } as User;
+        await store.create(shuffled);
+        const json = ((await store.lookup('uid', base.uid)).value as { json: string }).json;
+        assert.deepEqual(Object.keys(JSON.parse(json)), ['uid', 'username', 'email_address', 'legacy_ids', 'display_name', 'attributes', 'created_at', 'updated_at', 'version']);
+        assert.deepEqual(Object.keys(JSON.parse(json).attributes), ['y', 'x'], 'attributes keep the order they were written in');
       });
     });
 

@@ -1,6 +1,7 @@
 /**
  * The framework floor: the baseline's data access behind a bare Fastify route
- * with the service's response schema (fast-json-stringify), and nothing else:
+ * sending the stored representation as the service does (a JSON string passes
+ * the response schema's serialiser untouched), and nothing else:
  * no logging, hooks, authentication, metrics or validation. Its distance to the
  * raw node:http baseline is what Fastify itself costs; the service's distance to
  * it is what the service's own per-request features cost.
@@ -8,7 +9,6 @@
  */
 import Fastify from 'fastify';
 import { UserResource } from '../../src/users/user-schemas.js';
-import { etagOf } from '../../src/users/user-etag.js';
 import type { RawStore } from './raw-store.js';
 
 async function openRawStore(kind: string | undefined, database: string): Promise<RawStore> {
@@ -20,9 +20,14 @@ async function openRawStore(kind: string | undefined, database: string): Promise
 const store = await openRawStore(process.env.BASELINE_STORE, process.env.BASELINE_DATABASE ?? '');
 const app = Fastify({ logger: false, keepAliveTimeout: 5000 });
 app.get<{ Params: { uid: string } }>('/users/:uid', { schema: { response: { 200: UserResource } } }, async (request, reply) => {
-  const user = await store.byUid(request.params.uid.toLowerCase());
-  if (!user) return reply.code(404).send();
-  return reply.header('etag', etagOf(user)).header('content-location', `/users/${user.uid}`).header('cache-control', 'no-cache').send(user);
+  const stored = await store.byUid(request.params.uid.toLowerCase());
+  if (!stored) return reply.code(404).send();
+  return reply
+    .header('etag', stored.etag)
+    .header('content-location', `/users/${stored.uid}`)
+    .header('cache-control', 'no-cache')
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(stored.json);
 });
 app.get('/readyz', async () => ({ status: 'ready' }));
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });

@@ -12,6 +12,7 @@ import { inFlightGate } from '../../src/store/postgres/in-flight-gate.js';
 import { postgresClientOptions, userRowToUser } from '../../src/store/postgres/postgres-user-store.js';
 import { prefixUpperBound } from '../../src/users/canonical.js';
 import { displayNameKey, keysOf, type User } from '../../src/users/user.js';
+import { representationOf, type UserRepresentation } from '../../src/users/user-representation.js';
 import type { RawStore } from './raw-store.js';
 
 type Row = Parameters<typeof userRowToUser>[0];
@@ -22,7 +23,11 @@ export function openPostgresRawStore(url: string): RawStore {
   const limited = inFlightGate(options.max);
   const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version`;
 
-  const values = (user: User) => [user.username, user.email_address, user.legacy_ids, user.display_name, displayNameKey(user.display_name), JSON.stringify(user.attributes)] as const;
+  const values = (user: User) => {
+    const { json, etag } = representationOf(user);
+    return [user.username, user.email_address, user.legacy_ids, user.display_name, displayNameKey(user.display_name), JSON.stringify(user.attributes), json, etag] as const;
+  };
+  const stored = sql`uid, representation AS json, etag`;
 
   async function insertKeys(tx: postgres.TransactionSql, user: User): Promise<boolean> {
     const entries = keysOf(user);
@@ -39,12 +44,12 @@ export function openPostgresRawStore(url: string): RawStore {
 
   return {
     async byUid(uid) {
-      const [row] = await limited(() => sql<Row[]>`SELECT ${columns} FROM users WHERE uid = ${uid}`);
-      return row && userRowToUser(row);
+      const [row] = await limited(() => sql<UserRepresentation[]>`SELECT ${stored} FROM users WHERE uid = ${uid}`);
+      return row;
     },
     async byKey(key, value) {
-      const [row] = await limited(() => sql<Row[]>`SELECT ${columns} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`);
-      return row && userRowToUser(row);
+      const [row] = await limited(() => sql<UserRepresentation[]>`SELECT ${stored} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`);
+      return row;
     },
     async page(prefix, after, limit) {
       const conditions = [sql`TRUE`];
@@ -60,9 +65,9 @@ export function openPostgresRawStore(url: string): RawStore {
     async create(user) {
       try {
         await limited(() => sql.begin(async (tx) => {
-          const [username, email, legacyIds, displayName, nameKey, attributes] = values(user);
-          await tx`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
-            VALUES (${user.uid}, ${username}, ${email}, ${legacyIds}, ${displayName}, ${nameKey}, ${attributes}::json, ${user.created_at}, ${user.updated_at}, ${user.version})`;
+          const [username, email, legacyIds, displayName, nameKey, attributes, json, etag] = values(user);
+          await tx`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag)
+            VALUES (${user.uid}, ${username}, ${email}, ${legacyIds}, ${displayName}, ${nameKey}, ${attributes}::json, ${user.created_at}, ${user.updated_at}, ${user.version}, ${json}, ${etag})`;
           if (!(await insertKeys(tx, user))) throw new Conflict();
         }));
         return true;
@@ -77,11 +82,11 @@ export function openPostgresRawStore(url: string): RawStore {
         if (!row) return undefined;
         const found = userRowToUser(row);
         const next: User = { ...found, ...fields, updated_at: now, version: found.version + 1 };
-        const [username, email, legacyIds, displayName, nameKey, attributes] = values(next);
+        const [username, email, legacyIds, displayName, nameKey, attributes, json, etag] = values(next);
         await tx`DELETE FROM user_keys WHERE uid = ${uid}`;
         await tx`UPDATE users SET username = ${username}, email_address = ${email}, legacy_ids = ${legacyIds},
           display_name = ${displayName}, display_name_key = ${nameKey}, attributes = ${attributes}::json,
-          updated_at = ${next.updated_at}, version = ${next.version} WHERE uid = ${uid}`;
+          updated_at = ${next.updated_at}, version = ${next.version}, representation = ${json}, etag = ${etag} WHERE uid = ${uid}`;
         if (!(await insertKeys(tx, next))) throw new Conflict();
         return next;
       }));

@@ -1,8 +1,9 @@
 /**
  * The whole HTTP layer of a baseline server: node:http, no framework. It answers
  * the paths the scenarios use with the same JSON fields and the same headers
- * that matter to a client (ETag computed as the service computes it,
- * Content-Location, Cache-Control, Location, Link).
+ * that matter to a client (ETag as the service makes it, Content-Location,
+ * Cache-Control, Location, Link). Like the service, a write stores the user's
+ * representation and a read sends it as stored.
  *
  * Deliberately left out, and cheaper for it (so the baseline is an upper bound):
  * authentication (the service checks a bearer token by SHA-256 per request),
@@ -13,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
 import { canon } from '../../src/users/canonical.js';
 import type { UniqueKey, User, UserFields } from '../../src/users/user.js';
-import { etagOf } from '../../src/users/user-etag.js';
+import { representationOf, type UserRepresentation } from '../../src/users/user-representation.js';
 import type { MaybePromise, RawStore } from './raw-store.js';
 
 const KEYS = new Set<string>(['username', 'email_address', 'legacy_id']);
@@ -23,9 +24,11 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
   res.end(body);
 }
 
-function sendUser(res: ServerResponse, status: number, user: User, extra: Record<string, string> = {}): void {
-  send(res, status, JSON.stringify(user), { etag: etagOf(user), 'content-location': `/users/${user.uid}`, 'cache-control': 'no-cache', ...extra });
+function sendRepresentation(res: ServerResponse, status: number, { uid, json, etag }: UserRepresentation, extra: Record<string, string> = {}): void {
+  send(res, status, json, { etag, 'content-location': `/users/${uid}`, 'cache-control': 'no-cache', ...extra });
 }
+
+const sendUser = (res: ServerResponse, status: number, user: User, extra: Record<string, string> = {}) => sendRepresentation(res, status, representationOf(user), extra);
 
 const notFound = (res: ServerResponse) => send(res, 404, '{"status":404}');
 
@@ -61,11 +64,11 @@ function read(store: RawStore, segment: string, res: ServerResponse): void {
   const colon = segment.indexOf(':');
   const key = colon === -1 ? 'uid' : segment.slice(0, colon);
   const value = colon === -1 ? segment : segment.slice(colon + 1);
-  let found: MaybePromise<User | undefined>;
+  let found: MaybePromise<UserRepresentation | undefined>;
   if (key === 'uid') found = store.byUid(value.toLowerCase());
   else if (KEYS.has(key)) found = store.byKey(key as UniqueKey, key === 'legacy_id' ? value : canon(value));
   else return send(res, 400, '{"status":400}');
-  then(found, (user) => (user ? sendUser(res, 200, user) : notFound(res)), res);
+  then(found, (stored) => (stored ? sendRepresentation(res, 200, stored) : notFound(res)), res);
 }
 
 function page(store: RawStore, query: URLSearchParams, res: ServerResponse): void {

@@ -5,15 +5,17 @@
  * (postgres.js) returns promises.
  */
 import type { UniqueKey, User, UserFields } from '../../src/users/user.js';
+import type { UserRepresentation } from '../../src/users/user-representation.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
 export interface RawStore {
-  byUid(uid: string): MaybePromise<User | undefined>;
-  byKey(key: UniqueKey, value: string): MaybePromise<User | undefined>;
+  /** Reads answer the representation a write stored (its JSON text and ETag), as the service's store does. */
+  byUid(uid: string): MaybePromise<UserRepresentation | undefined>;
+  byKey(key: UniqueKey, value: string): MaybePromise<UserRepresentation | undefined>;
   /** Users in uid order after `after`, optionally those whose username, email or display name starts with `prefix`. */
   page(prefix: string | undefined, after: string | undefined, limit: number): MaybePromise<User[]>;
-  /** One transaction, committed durably before it returns; `false` when a unique key is taken. */
+  /** One transaction, committed durably before it returns; `false` when a unique key is taken. Writes store the representation too. */
   create(user: User): MaybePromise<boolean>;
   /** One transaction: the same steps as the store's replace(); `undefined` when the user does not exist. */
   replace(uid: string, fields: UserFields, now: string): MaybePromise<User | undefined>;

@@ -6,9 +6,10 @@
  */
 import type Database from 'better-sqlite3';
 import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-connection.js';
-import { userRowToUser } from '../../src/store/sqlite/sqlite-user-store.js';
+import { userRowParams, userRowToUser } from '../../src/store/sqlite/sqlite-rows.js';
 import { prefixUpperBound } from '../../src/users/canonical.js';
-import { displayNameKey, keysOf, type User, type UserFields } from '../../src/users/user.js';
+import { keysOf, type User, type UserFields } from '../../src/users/user.js';
+import type { UserRepresentation } from '../../src/users/user-representation.js';
 import type { RawStore } from './raw-store.js';
 
 type Row = Parameters<typeof userRowToUser>[0];
@@ -18,28 +19,27 @@ const COLUMNS = 'uid, username, email_address, legacy_ids, display_name, attribu
 export function openSqliteRawStore(path: string): RawStore {
   const db = openSqliteDatabase(path);
   const byUid = db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM users WHERE uid = ?`);
-  const byKey = db.prepare<[string, string], Row>(`SELECT ${COLUMNS} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ? AND value = ?)`);
+  const storedByUid = db.prepare<[string], UserRepresentation>('SELECT uid, representation AS json, etag FROM users WHERE uid = ?');
+  const storedByKey = db.prepare<[string, string], UserRepresentation>(
+    'SELECT uid, representation AS json, etag FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ? AND value = ?)',
+  );
   // The search SQL is built as the store builds it, one prepared statement per shape.
   const pages = new Map<string, Database.Statement<unknown[], Row>>();
   const pageStatement = (sql: string) => pages.get(sql) ?? pages.set(sql, db.prepare<unknown[], Row>(sql)).get(sql)!;
   const insertUser = db.prepare(
-    `INSERT INTO users (${COLUMNS}, display_name_key) VALUES (@uid, @username, @email_address, @legacy_ids, @display_name, @attributes, @created_at, @updated_at, @version, @display_name_key)`,
+    `INSERT INTO users (${COLUMNS}, display_name_key, representation, etag)
+     VALUES (@uid, @username, @email_address, @legacy_ids, @display_name, @attributes, @created_at, @updated_at, @version, @display_name_key, @representation, @etag)`,
   );
   const updateUser = db.prepare(
     `UPDATE users SET username = @username, email_address = @email_address, legacy_ids = @legacy_ids, display_name = @display_name,
-       display_name_key = @display_name_key, attributes = @attributes, updated_at = @updated_at, version = @version WHERE uid = @uid`,
+       display_name_key = @display_name_key, attributes = @attributes, updated_at = @updated_at, version = @version,
+       representation = @representation, etag = @etag WHERE uid = @uid`,
   );
   const insertKey = db.prepare('INSERT INTO user_keys (key, value, uid) VALUES (?, ?, ?)');
   const deleteKeys = db.prepare('DELETE FROM user_keys WHERE uid = ?');
 
-  const params = (user: User) => ({
-    ...user,
-    legacy_ids: JSON.stringify(user.legacy_ids),
-    attributes: JSON.stringify(user.attributes),
-    display_name_key: displayNameKey(user.display_name),
-  });
   const write = (user: User, insert: boolean) => {
-    (insert ? insertUser : updateUser).run(params(user));
+    (insert ? insertUser : updateUser).run(userRowParams(user));
     for (const entry of keysOf(user)) insertKey.run(entry.key, entry.value, user.uid);
   };
   const create = db.transaction((user: User) => write(user, true));
@@ -54,14 +54,8 @@ export function openSqliteRawStore(path: string): RawStore {
   });
 
   return {
-    byUid: (uid) => {
-      const row = byUid.get(uid);
-      return row && userRowToUser(row);
-    },
-    byKey: (key, value) => {
-      const row = byKey.get(key, value);
-      return row && userRowToUser(row);
-    },
+    byUid: (uid) => storedByUid.get(uid),
+    byKey: (key, value) => storedByKey.get(key, value),
     page: (prefix, after, limit) => {
       const where: string[] = [];
       const values: unknown[] = [];

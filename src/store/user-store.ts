@@ -21,6 +21,7 @@
 import type { EventLog } from '../events/event-log.js';
 import type { Leadership } from '../events/leadership.js';
 import type { LookupKey, User, UserFields } from '../users/user.js';
+import type { UserRepresentation } from '../users/user-representation.js';
 import type { ImportOutcome, OnConflict } from './import-plan.js';
 
 /** Decides, inside the write's transaction, whether the write may proceed given the current user. */
@@ -108,8 +109,12 @@ export interface UserStore {
   /** The user holding `value` (in compared form) under `key`. `uid` behaves as get(). */
   findByKey(key: LookupKey, value: string): Promise<User | undefined>;
 
-  /** findByKey(), with the change-feed position the answer reflects (one snapshot). */
-  lookup(key: LookupKey, value: string): Promise<Positioned<User | undefined>>;
+  /**
+   * The stored representation of the user findByKey() finds (the JSON text and ETag its
+   * last write stored: representationOf() of that user), with the change-feed position
+   * the answer reflects (one snapshot). The read path of GET /users/{ref}.
+   */
+  lookup(key: LookupKey, value: string): Promise<Positioned<UserRepresentation | undefined>>;
 
   /**
    * Replaces the writable fields with `change`, sets `updated_at` to `now` and

@@ -13,6 +13,7 @@ import type { Precondition, StoredResponse } from '../store/user-store.js';
 import type { Idempotency } from '../http/idempotency.js';
 import type { User } from './user.js';
 import { etagOf } from './user-etag.js';
+import { representationOf, type UserRepresentation } from './user-representation.js';
 import { assertStorableBody } from './user-input.js';
 import { isKeyRef, loggableRef } from './user-ref.js';
 import { createSchema, deleteSchema, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, patchSchema, readSchema, replaceSchema, searchSchema } from './user-route-schemas.js';
@@ -51,16 +52,24 @@ function ifMatch(request: FastifyRequest): Precondition | undefined {
   return header === undefined ? undefined : (current) => ifMatchHolds(header, etagOf(current));
 }
 
-function representationHeaders(reply: FastifyReply, user: User): FastifyReply {
-  return reply.header('etag', etagOf(user)).header('content-location', canonicalPath(user)).header('cache-control', 'no-cache');
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
+/**
+ * The headers of a user's representation. Its body is sent as the stored text
+ * (a string with a JSON content type passes Fastify's serialiser untouched), so
+ * a read, a write's answer and the change event carry the same bytes.
+ */
+function representationHeaders(reply: FastifyReply, { uid, etag }: UserRepresentation): FastifyReply {
+  return reply.header('etag', etag).header('content-location', `/users/${uid}`).header('cache-control', 'no-cache').header('content-type', JSON_UTF8);
 }
 
 /** The answer to a write, as sent and as an Idempotency-Key keeps it. */
 function userResponse(status: number, user: User, extra: Record<string, string> = {}): StoredResponse {
+  const { json, etag } = representationOf(user);
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', etag: etagOf(user), 'content-location': canonicalPath(user), 'cache-control': 'no-cache', ...extra },
-    body: JSON.stringify(user),
+    headers: { 'content-type': JSON_UTF8, etag, 'content-location': canonicalPath(user), 'cache-control': 'no-cache', ...extra },
+    body: json,
   };
 }
 
@@ -105,15 +114,15 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
       representationHeaders(reply, user).header(FEED_POSITION, String(position));
       const ifNoneMatch = request.headers['if-none-match'];
       // No body: a 304 carries neither Content-Length nor Content-Type (RFC 9110 §15.4.5).
-      if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etagOf(user))) return reply.code(304).send(undefined as never);
-      return reply.send(user);
+      if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, user.etag)) return reply.code(304).removeHeader('content-type').send(undefined as never);
+      return reply.send(user.json as never);
     },
   });
 
   const canonicalWrite = { access: 'users:write', requestHeaders: IF_MATCH, ...refRoute } as const;
   app.put('/users/:ref', { config: canonicalWrite, schema: replaceSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
-    const user = await service.replace(request.params.ref, request.body, ifMatch(request));
-    return representationHeaders(reply, user).send(user);
+    const representation = representationOf(await service.replace(request.params.ref, request.body, ifMatch(request)));
+    return representationHeaders(reply, representation).send(representation.json as never);
   });
 
   const patchConfig = {

@@ -9,6 +9,7 @@ import { canon } from './canonical.js';
 import { newUid } from './new-uid.js';
 import { decodeCursor, encodeCursor } from './search-cursor.js';
 import { isUid, type User } from './user.js';
+import type { UserRepresentation } from './user-representation.js';
 import { isStorable, toUserFields } from './user-input.js';
 import { parseUserRef } from './user-ref.js';
 import { patchedFields } from './user-patch.js';
@@ -23,7 +24,8 @@ export interface SearchResult {
 }
 
 export interface ReadResult {
-  user: User;
+  /** The user's stored representation: sent as it is. */
+  user: UserRepresentation;
   /** The change-feed position the answer reflects (Feed-Position). */
   position: number;
 }

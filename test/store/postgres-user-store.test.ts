@@ -6,6 +6,9 @@ import { StoreUnavailableError } from '../../src/store/store-errors.js';
 import { openPostgresUserStore, postgresClientOptions } from '../../src/store/postgres/postgres-user-store.js';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../../src/store/postgres/postgres-migrations.js';
 import type { UserStore } from '../../src/store/user-store.js';
+import type { User } from '../../src/users/user.js';
+import { etagOf } from '../../src/users/user-etag.js';
+import { representationOf } from '../../src/users/user-representation.js';
 import { createTestDatabase, postgresSkipReason, type TestDatabase } from '../helpers/postgres.js';
 import { storeContractSuite } from '../store-contract.js';
 import { writeContractSuite } from '../store-contract-writes.js';
@@ -53,6 +56,44 @@ if (skip) {
       const rows = await pools[0]!`SELECT version FROM schema_migrations ORDER BY version`;
       assert.deepEqual(rows.map((r) => r.version), POSTGRES_MIGRATIONS.map((_, i) => i + 1));
       await Promise.all(pools.map((sql) => sql.end()));
+    });
+
+    it('migration 6 stores the representation of every existing user; a row an earlier release updates is read from its columns until written again', async () => {
+      const fresh = await createTestDatabase();
+      const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
+      let store: UserStore | undefined;
+      try {
+        await migratePostgres(sql, 5);
+        const uids = Array.from({ length: 2500 }, () => uuidv7());
+        await sql`
+          INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version)
+          SELECT u, 'Old.' || i, 'old.' || i || '@example.com', ARRAY['old:' || i], CASE WHEN i % 2 = 0 THEN 'Old ' || i END,
+            ('{"z":' || i || ',"a":[' || i || ']}')::json, '2020-01-01T00:00:00Z', '2021-01-01T00:00:00Z', 3
+          FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS t(u, i)`;
+        await sql`INSERT INTO user_keys (key, value, uid) SELECT 'username', 'old.' || i, u FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS t(u, i)`;
+        store = await openPostgresUserStore({ url: fresh.url });
+        for (const i of [0, 999, 1000, 2499]) {
+          const user = (await store.findByKey('uid', uids[i] as string)) as User;
+          assert.equal(user.username, `Old.${i + 1}`);
+          assert.deepEqual(Object.keys(user.attributes), ['z', 'a']);
+          assert.deepEqual((await store.lookup('username', `old.${i + 1}`)).value, representationOf(structuredClone(user)), `user ${i}`);
+        }
+        const [unfilled] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM users WHERE representation IS NULL OR etag IS NULL`;
+        assert.equal(unfilled?.n, 0, 'every row filled');
+        // An instance of the release before migration 6 (a rolling upgrade) updates a user: no representation.
+        await sql`UPDATE users SET display_name = 'Renamed', updated_at = now(), version = 4 WHERE uid = ${uids[0] as string}`;
+        const renamed = (await store.lookup('uid', uids[0] as string)).value as { json: string; etag: string };
+        assert.equal(JSON.parse(renamed.json).display_name, 'Renamed', 'read from the columns, not the outdated text');
+        assert.equal(renamed.etag, etagOf({ uid: uids[0] as string, version: 4 }));
+        const user = (await store.findByKey('uid', uids[0] as string)) as User;
+        await store.replace(user.uid, { ...user, display_name: 'Again' }, new Date().toISOString());
+        const [row] = await sql<{ representation: string }[]>`SELECT representation FROM users WHERE uid = ${user.uid}`;
+        assert.equal(JSON.parse(row?.representation ?? '{}').display_name, 'Again', 'the next write stores it again');
+      } finally {
+        await store?.close();
+        await sql.end();
+        await fresh.drop();
+      }
     });
 
     it('stores starting together on a fresh database all get the same cursor key', async () => {

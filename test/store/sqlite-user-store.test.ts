@@ -6,9 +6,12 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { configureConnection, openSqliteDatabase } from '../../src/store/sqlite/sqlite-connection.js';
-import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
+import { applySqliteMigrations, SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import type { UserStore } from '../../src/store/user-store.js';
+import type { User } from '../../src/users/user.js';
+import { etagOf } from '../../src/users/user-etag.js';
+import { representationOf } from '../../src/users/user-representation.js';
 import { storeContractSuite } from '../store-contract.js';
 import { writeContractSuite } from '../store-contract-writes.js';
 
@@ -121,10 +124,7 @@ describe('SQLite store specifics', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sqlite-migrate-5-'));
     const path = join(dir, 'users.db');
     const old = openSqliteDatabase(path);
-    old.transaction(() => {
-      for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) old.exec(migration);
-      old.pragma('user_version = 4');
-    })();
+    old.transaction(() => applySqliteMigrations(old, 0, 4))();
     const insert = old.prepare('INSERT INTO idempotency_keys (scope, key, fingerprint, status, headers, body, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     const now = Date.now();
     insert.run('client-a', 'k-live', 'fp-1', 201, JSON.stringify({ etag: '"1"' }), '{"uid":"x"}', now + 60_000);
@@ -145,6 +145,49 @@ describe('SQLite store specifics', () => {
       probe.close();
       assert.deepEqual(rows, ['k-expired', 'k-live'], 'a rowid table: migrated records in the order they expire');
       assert.equal(await store.purgeIdempotency(now + 120_000, 10), 2, 'both are purged once expired');
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('migration 6 stores the representation of every existing user; a row an earlier release updates is read from its columns until written again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlite-migrate-6-'));
+    const path = join(dir, 'users.db');
+    const old = openSqliteDatabase(path);
+    old.transaction(() => applySqliteMigrations(old, 0, 5))();
+    const columns = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version';
+    const insert = old.prepare(`INSERT INTO users (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insertKey = old.prepare('INSERT INTO user_keys (key, value, uid) VALUES (?, ?, ?)');
+    const uids = Array.from({ length: 2500 }, () => uuidv7());
+    old.transaction(() => uids.forEach((uid, i) => {
+      insert.run(uid, `Old.${i}`, `old.${i}@example.com`, JSON.stringify([`old:${i}`]), i % 2 ? null : `Old ${i}`, JSON.stringify({ z: i, a: [i] }), '2020-01-01T00:00:00.000Z', '2021-01-01T00:00:00.000Z', 3);
+      insertKey.run('username', `old.${i}`, uid);
+    }))();
+    old.close();
+
+    const store = openSqliteUserStore({ path });
+    try {
+      for (const i of [0, 999, 1000, 2499]) {
+        const uid = uids[i] as string;
+        const user = (await store.findByKey('uid', uid)) as User;
+        assert.equal(user.username, `Old.${i}`);
+        assert.deepEqual((await store.lookup('username', `old.${i}`)).value, representationOf(structuredClone(user)), `user ${i}`);
+      }
+      // A process of the release before migration 6, still sharing the file, updates a user: no representation.
+      const earlier = new Database(path);
+      assert.equal(earlier.prepare('SELECT count(*) FROM users WHERE representation IS NULL OR etag IS NULL').pluck().get(), 0, 'every row filled');
+      earlier.prepare("UPDATE users SET display_name = 'Renamed', updated_at = '2022-01-01T00:00:00.000Z', version = 4 WHERE uid = ?").run(uids[0]);
+      earlier.close();
+      const renamed = (await store.lookup('uid', uids[0] as string)).value as { json: string; etag: string };
+      assert.equal(JSON.parse(renamed.json).display_name, 'Renamed', 'read from the columns, not the outdated text');
+      assert.equal(renamed.etag, etagOf({ uid: uids[0] as string, version: 4 }));
+      const user = (await store.findByKey('uid', uids[0] as string)) as User;
+      await store.replace(user.uid, { ...user, display_name: 'Again' }, new Date().toISOString());
+      const probe = new Database(path, { readonly: true });
+      const stored = probe.prepare('SELECT representation FROM users WHERE uid = ?').pluck().get(user.uid) as string;
+      probe.close();
+      assert.equal(JSON.parse(stored).display_name, 'Again', 'the next write stores it again');
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

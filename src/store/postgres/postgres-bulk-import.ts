@@ -31,6 +31,7 @@ import { importOneByOne } from './postgres-import-one-by-one.js';
 import { postgresIdempotency } from './postgres-idempotency.js';
 import { batchResponse, type BatchIdempotency } from '../user-store.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
+import { representationOf } from '../../users/user-representation.js';
 import type { Feed } from './postgres-user-writes.js';
 
 export interface BulkImportOptions {
@@ -63,7 +64,7 @@ function holderOf(row: HolderRow): BatchSnapshot['holders'][number] {
   return { key: row.key as BatchSnapshot['holders'][number]['key'], value: row.value, uid: row.uid };
 }
 
-/** The parameters of WRITE_SQL: the users (op 'insert' or 'update', final row), the key rows (op 'insert', 'delete' or 'move'), a column each, and the events'. */
+/** The parameters of WRITE_SQL: the users (op 'insert' or 'update', final row), the key rows (op 'insert', 'delete' or 'move'), a column each, then the users' representations, the events' time, the feed switch and the users' ETags. */
 function writeParameters(writes: BatchWrites, now: string, feed: Feed): (string | boolean | (string | null)[])[] {
   const users = [...writes.inserts.map((user) => ['insert', user] as const), ...writes.updates.map((user) => ['update', user] as const)];
   const userColumn = (column: (typeof USER_COLUMNS)[number]) =>
@@ -88,8 +89,15 @@ function writeParameters(writes: BatchWrites, now: string, feed: Feed): (string 
     ...writes.keyDeletes.map((row) => ({ op: 'delete', ...row })),
     ...writes.keyMoves.map((row) => ({ op: 'move', ...row })),
   ];
-  const eventData = users.map(([, user]) => (feed.enabled ? JSON.stringify(user) : ''));
-  return [...USER_COLUMNS.map(userColumn), ...KEY_COLUMNS.map((column) => keys.map((row) => row[column])), eventData, now, feed.enabled];
+  const representations = users.map(([, user]) => representationOf(user));
+  return [
+    ...USER_COLUMNS.map(userColumn),
+    ...KEY_COLUMNS.map((column) => keys.map((row) => row[column])),
+    representations.map((r) => r.json),
+    now,
+    feed.enabled,
+    representations.map((r) => r.etag),
+  ];
 }
 
 interface WriteCounts {

@@ -58,9 +58,10 @@ export const KEY_COLUMNS = ['op', 'key', 'value', 'uid'] as const;
  * Writes a planned batch. Users ($1 … $11): op ('insert' or 'update') and the
  * final row, legacy_ids as a text[] literal and attributes as JSON text, so the
  * server keeps the text as written (member order), as single writes do. Key
- * rows ($12 … $15): op ('insert', 'delete' or 'move'), key, value, uid. Events:
- * $16 each user's event data (the user as the API returns it, aligned with the
- * users), $17 the events' time, $18 whether events are appended (CHANGE_FEED). Returns
+ * rows ($12 … $15): op ('insert', 'delete' or 'move'), key, value, uid. $16 each
+ * user's representation (the JSON the API returns, aligned with the users: stored
+ * with the row and the data of its event) and $19 its ETag; $17 the events' time,
+ * $18 whether events are appended (CHANGE_FEED). Returns
  * what each part wrote, for the caller to compare with its plan.
  *
  * Each CTE touches rows no other CTE touches (planBatch guarantees a key row is
@@ -76,20 +77,21 @@ export const KEY_COLUMNS = ['op', 'key', 'value', 'uid'] as const;
 export const WRITE_SQL = `
   WITH user_rows AS (
     SELECT r.op, r.uid, r.username, r.email_address, r.legacy_ids::text[] AS legacy_ids, r.display_name, r.display_name_key,
-      r.attributes::json AS attributes, r.created_at, r.updated_at, r.version, r.event_data
+      r.attributes::json AS attributes, r.created_at, r.updated_at, r.version, r.representation, r.etag
     FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-      $9::timestamptz[], $10::timestamptz[], $11::int[], $16::text[])
-      AS r(op, uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, event_data)
+      $9::timestamptz[], $10::timestamptz[], $11::int[], $16::text[], $19::text[])
+      AS r(op, uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag)
   ),
   inserted AS (
-    INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
-    SELECT uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version
+    INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag)
+    SELECT uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag
     FROM user_rows WHERE op = 'insert' ORDER BY uid
     RETURNING 1
   ),
   updated AS (
     UPDATE users SET username = r.username, email_address = r.email_address, legacy_ids = r.legacy_ids, display_name = r.display_name,
-      display_name_key = r.display_name_key, attributes = r.attributes, updated_at = r.updated_at, version = r.version
+      display_name_key = r.display_name_key, attributes = r.attributes, updated_at = r.updated_at, version = r.version,
+      representation = r.representation, etag = r.etag
     FROM user_rows r WHERE r.op = 'update' AND users.uid = r.uid
     RETURNING 1
   ),
@@ -116,7 +118,7 @@ export const WRITE_SQL = `
   ),
   appended AS (
     INSERT INTO events (type, subject, time, data)
-    SELECT CASE r.op WHEN 'insert' THEN 'user.created' ELSE 'user.updated' END, r.uid, $17::timestamptz, r.event_data
+    SELECT CASE r.op WHEN 'insert' THEN 'user.created' ELSE 'user.updated' END, r.uid, $17::timestamptz, r.representation
     FROM user_rows r, counts WHERE $18::boolean ORDER BY r.uid
   )
   SELECT * FROM counts`;

@@ -4,12 +4,36 @@
  * together migrate exactly once: the others wait for the lock, then find the
  * versions recorded in schema_migrations. Never edit a released migration.
  */
-import postgres, { type Sql } from 'postgres';
+import postgres, { type Sql, type TransactionSql } from 'postgres';
+import { representationOf } from '../../users/user-representation.js';
+import { userRowToUser, type UserRow } from './postgres-rows.js';
+
+/** A migration is SQL, or a function for what SQL cannot compute (it runs in the same transaction). */
+export type PostgresMigration = string | ((tx: TransactionSql) => Promise<void>);
+
+/** Rows whose representation is filled per statement by migration 6. */
+const FILL_BATCH = 1000;
+
+/** Fills `representation` and `etag` of every row that has none, in uid order, a batch at a time. */
+async function fillRepresentations(tx: TransactionSql): Promise<void> {
+  for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
+    const rows = await tx<UserRow[]>`
+      SELECT uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version
+      FROM users WHERE uid > ${after}::uuid AND representation IS NULL ORDER BY uid LIMIT ${FILL_BATCH}`;
+    const last = rows[rows.length - 1];
+    if (last === undefined) return;
+    const made = rows.map((row) => representationOf(userRowToUser(row)));
+    await tx`UPDATE users SET representation = t.representation, etag = t.etag
+      FROM unnest(${made.map((r) => r.uid)}::uuid[], ${made.map((r) => r.json)}::text[], ${made.map((r) => r.etag)}::text[]) AS t(uid, representation, etag)
+      WHERE users.uid = t.uid`;
+    after = last.uid;
+  }
+}
 
 /** An arbitrary constant naming this service's migration lock. */
 const MIGRATION_LOCK_ID = 7_316_205_114;
 
-export const POSTGRES_MIGRATIONS: readonly string[] = [
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // 1: users and the one keys table (see src/store/sqlite/sqlite-migrations.ts).
   // Compared values use the "C" collation: byte order of UTF-8, as SQLite's BINARY,
   // so prefix ranges and ordering agree across stores.
@@ -110,10 +134,32 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   END
   $$;
   `,
+  // 6: stored representations (see src/store/sqlite/sqlite-migrations.ts, migration 6). A write
+  // stores the user's JSON as the API sends it and its ETag; existing rows are filled below. An
+  // instance of an earlier release (a rolling upgrade) updates a row with a new version and no
+  // representation: the trigger clears the representation then, and reads render that row from
+  // its columns until the next write stores it again. Its WHEN is checked without calling the
+  // function, so this release's updates pay only the comparison.
+  async (tx) => {
+    await tx.unsafe(`
+  ALTER TABLE users ADD COLUMN representation text, ADD COLUMN etag text;
+  CREATE FUNCTION users_representation_outdated() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    NEW.representation := NULL;
+    NEW.etag := NULL;
+    RETURN NEW;
+  END
+  $$;
+  CREATE TRIGGER users_representation_outdated BEFORE UPDATE OF version ON users FOR EACH ROW
+    WHEN (NEW.version IS DISTINCT FROM OLD.version AND NEW.representation IS NOT DISTINCT FROM OLD.representation)
+    EXECUTE FUNCTION users_representation_outdated();
+    `);
+    await fillRepresentations(tx);
+  },
 ];
 
-/** Applies the pending migrations under the advisory lock; returns how many ran. */
-export async function migratePostgres(sql: Sql): Promise<number> {
+/** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */
+export async function migratePostgres(sql: Sql, to = POSTGRES_MIGRATIONS.length): Promise<number> {
   return sql.begin(async (tx) => {
     // Waiting for another instance's migration is not a slow statement.
     await tx`SET LOCAL statement_timeout = 0`;
@@ -124,11 +170,13 @@ export async function migratePostgres(sql: Sql): Promise<number> {
     if (current > POSTGRES_MIGRATIONS.length) {
       throw new Error(`database schema version ${current} is newer than this release supports (${POSTGRES_MIGRATIONS.length})`);
     }
-    for (let version = current; version < POSTGRES_MIGRATIONS.length; version++) {
-      await tx.unsafe(POSTGRES_MIGRATIONS[version] as string);
+    for (let version = current; version < to; version++) {
+      const migration = POSTGRES_MIGRATIONS[version] as PostgresMigration;
+      if (typeof migration === 'string') await tx.unsafe(migration);
+      else await migration(tx);
       await tx`INSERT INTO schema_migrations (version) VALUES (${version + 1})`;
     }
-    return POSTGRES_MIGRATIONS.length - current;
+    return Math.max(0, to - current);
   });
 }
 

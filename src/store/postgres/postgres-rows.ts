@@ -3,6 +3,7 @@
  * turns it into the domain User; the parameters a single user is written with.
  */
 import { displayNameKey, type User } from '../../users/user.js';
+import { representationOf } from '../../users/user-representation.js';
 
 export interface UserRow {
   uid: string;
@@ -46,5 +47,12 @@ export function rowValues(user: User) {
     created_at: user.created_at,
     updated_at: user.updated_at,
     version: user.version,
+    ...storedRepresentation(user),
   };
+}
+
+/** The representation columns of a user's row (migration 6). */
+export function storedRepresentation(user: User): { representation: string; etag: string } {
+  const { json, etag } = representationOf(user);
+  return { representation: json, etag };
 }

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { prefixUpperBound } from '../../users/canonical.js';
 import { keysOf, type LookupKey, type UniqueKey, type User } from '../../users/user.js';
+import { representationOf } from '../../users/user-representation.js';
 import { AbandonedWrite, IdempotencyKeyTaken, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import type { OnConflict } from '../import-plan.js';
 import type { BatchIdempotency, Change, IdempotencyRecord, PendingIdempotency, Positioned, Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
@@ -97,17 +98,26 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   const feed: Feed = { enabled: options.changeFeed !== false };
   const events = postgresEventLog(sql, run, options.onBackgroundError ?? (() => {}));
 
-  /** Users read with the feed position of the same snapshot: one row even when none match (its uid null). */
-  async function positionedRead(usersQuery: postgres.PendingQuery<postgres.Row[]>): Promise<Positioned<User[]>> {
-    const rows = await run(() => sql<(UserRow & { feed_position: string })[]>`
-      SELECT f.position AS feed_position, u.* FROM feed_state f LEFT JOIN LATERAL (${usersQuery}) u ON true WHERE f.name = 'latest'`);
-    return { value: rows.filter((row) => row.uid !== null).map(userRowToUser), position: Number(rows[0]?.feed_position ?? 0) };
+  /** Rows read with the feed position of the same snapshot: one row even when none match (its uid null). */
+  async function positionedRows<R extends { uid: string }>(query: postgres.PendingQuery<postgres.Row[]>): Promise<Positioned<R[]>> {
+    const rows = await run(() => sql<(R & { feed_position: string })[]>`
+      SELECT f.position AS feed_position, u.* FROM feed_state f LEFT JOIN LATERAL (${query}) u ON true WHERE f.name = 'latest'`);
+    return { value: rows.filter((row) => row.uid !== null), position: Number(rows[0]?.feed_position ?? 0) };
   }
 
-  const byKey = (key: LookupKey, value: string) =>
+  /** Users read with the feed position of the same snapshot. */
+  async function positionedRead(usersQuery: postgres.PendingQuery<postgres.Row[]>): Promise<Positioned<User[]>> {
+    const { value, position } = await positionedRows<UserRow>(usersQuery);
+    return { value: value.map(userRowToUser), position };
+  }
+
+  /** `SELECT <what> FROM users` where the user holds `value` under `key`. */
+  const byKey = (key: LookupKey, value: string, what = columns) =>
     key === 'uid'
-      ? sql`SELECT ${columns} FROM users WHERE uid = ${value}`
-      : sql`SELECT ${columns} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`;
+      ? sql`SELECT ${what} FROM users WHERE uid = ${value}`
+      : sql`SELECT ${what} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`;
+  const storedColumns = sql`uid, representation, etag`;
+  type StoredRow = { uid: string; representation: string | null; etag: string | null };
 
   /** Every write of this store tells the feed, so its events get positions at once. */
   async function written<T>(write: Promise<T>): Promise<T> {
@@ -181,8 +191,13 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     },
 
     async lookup(key: LookupKey, value: string) {
-      const { value: users, position } = await positionedRead(byKey(key, value));
-      return { value: users[0], position };
+      const { value: rows, position } = await positionedRows<StoredRow>(byKey(key, value, storedColumns));
+      const row = rows[0];
+      if (row === undefined) return { value: undefined, position };
+      if (row.representation !== null && row.etag !== null) return { value: { uid: row.uid, json: row.representation, etag: row.etag }, position };
+      // A row without one (written by an earlier release: migration 6) is rendered from its columns.
+      const [full] = await run(() => sql<UserRow[]>`${byKey('uid', row.uid)}`);
+      return { value: full && representationOf(userRowToUser(full)), position };
     },
 
     async replace(uid: string, change: Change, now: string, precondition?: Precondition, pending?: PendingIdempotency) {

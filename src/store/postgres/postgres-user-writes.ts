@@ -10,6 +10,7 @@ import type postgres from 'postgres';
 import type { TransactionSql } from 'postgres';
 import type { EventType } from '../../events/event-log.js';
 import { keysOf, type User } from '../../users/user.js';
+import { representationOf } from '../../users/user-representation.js';
 import type { Holder } from '../import-plan.js';
 import { KeyConflictError } from '../store-errors.js';
 import type { Precondition, WriteOutcome } from '../user-store.js';
@@ -25,9 +26,9 @@ type Connection = TransactionSql | postgres.Sql;
 export function userRowInsert(sql: Connection, user: User, fromClaimed = false) {
   const v = rowValues(user);
   const source = fromClaimed ? sql`FROM claimed` : sql``;
-  return sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version)
+  return sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag)
     SELECT ${v.uid}::uuid, ${v.username}::text, ${v.email_address}::text, ${v.legacy_ids}::text[], ${v.display_name}::text, ${v.display_name_key}::text,
-      ${v.attributes}::text::json, ${v.created_at}::timestamptz, ${v.updated_at}::timestamptz, ${v.version}::int ${source}`;
+      ${v.attributes}::text::json, ${v.created_at}::timestamptz, ${v.updated_at}::timestamptz, ${v.version}::int, ${v.representation}::text, ${v.etag}::text ${source}`;
 }
 
 /**
@@ -84,8 +85,8 @@ export async function insertKeys(tx: TransactionSql, user: User, feed?: Feed, ev
   throw new KeyConflictError(taken?.key ?? 'username');
 }
 
-/** The event of a user written: the user as the API represents it. */
-export const userEvent = (type: 'user.created' | 'user.updated', user: User, time: string): PendingEvent => ({ type, subject: user.uid, time, data: JSON.stringify(user) });
+/** The event of a user written: the user as the API represents it (the text stored with the row). */
+export const userEvent = (type: 'user.created' | 'user.updated', user: User, time: string): PendingEvent => ({ type, subject: user.uid, time, data: representationOf(user).json });
 
 /** Inserts the user row and its keys, and its `user.created` event at `time`. */
 export async function insertUser(tx: TransactionSql, user: User, feed: Feed, time: string): Promise<void> {
@@ -99,7 +100,7 @@ export async function replaceUser(tx: TransactionSql, next: User, feed: Feed): P
   await tx`DELETE FROM user_keys WHERE uid = ${next.uid}`;
   await tx`UPDATE users SET username = ${v.username}, email_address = ${v.email_address}, legacy_ids = ${v.legacy_ids},
     display_name = ${v.display_name}, display_name_key = ${v.display_name_key}, attributes = ${v.attributes}::text::json,
-    updated_at = ${v.updated_at}, version = ${v.version} WHERE uid = ${next.uid}`;
+    updated_at = ${v.updated_at}, version = ${v.version}, representation = ${v.representation}, etag = ${v.etag} WHERE uid = ${next.uid}`;
   await insertKeys(tx, next, feed, userEvent('user.updated', next, next.updated_at));
 }
 

@@ -5,9 +5,33 @@
  * Never edit a released migration: append a new one.
  */
 import type { Database } from 'better-sqlite3';
+import { representationOf } from '../../users/user-representation.js';
 import { openSqliteDatabase } from './sqlite-connection.js';
+import { USER_COLUMNS, userRowToUser, type UserRow } from './sqlite-rows.js';
 
-export const SQLITE_MIGRATIONS: readonly string[] = [
+/** A migration is SQL, or a function for what SQL cannot compute (it runs in the same transaction). */
+export type SqliteMigration = string | ((db: Database) => void);
+
+/** Rows whose representation is filled per statement by migration 6. */
+const FILL_BATCH = 1000;
+
+/** Fills `representation` and `etag` of every row that has none, in uid order, a batch at a time. */
+function fillRepresentations(db: Database): void {
+  const batch = db.prepare<[string, number], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE uid > ? AND representation IS NULL ORDER BY uid LIMIT ?`);
+  const fill = db.prepare('UPDATE users SET representation = ?, etag = ? WHERE uid = ?');
+  for (let after = ''; ; ) {
+    const rows = batch.all(after, FILL_BATCH);
+    for (const row of rows) {
+      const { json, etag } = representationOf(userRowToUser(row));
+      fill.run(json, etag, row.uid);
+    }
+    const last = rows[rows.length - 1];
+    if (last === undefined) return;
+    after = last.uid;
+  }
+}
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // 1: users and the one keys table. Every username, email address and legacy id
   // lives in user_keys under its compared form; its primary key is the uniqueness
   // constraint for all of them, so lookup, uniqueness and the 409's key share one path.
@@ -104,6 +128,22 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX idempotency_keys_by_key ON idempotency_keys (scope, key);
   CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
   `,
+  // 6: stored representations. A write stores the user's JSON as the API sends it and its
+  // ETag (src/users/user-representation.ts), so a read sends them as they are. Existing rows
+  // are filled here. The trigger keeps a process of an earlier release that still shares the
+  // file from leaving an outdated representation: its UPDATE sets a new version and no
+  // representation, so the representation is cleared, and a read renders that row from its
+  // columns (sqlite-user-store.ts) until the next write stores it again.
+  (db) => {
+    db.exec(`
+      ALTER TABLE users ADD COLUMN representation TEXT;
+      ALTER TABLE users ADD COLUMN etag TEXT;
+      CREATE TRIGGER users_representation_outdated AFTER UPDATE OF version ON users
+        WHEN NEW.representation IS OLD.representation
+        BEGIN UPDATE users SET representation = NULL, etag = NULL WHERE uid = NEW.uid; END;
+    `);
+    fillRepresentations(db);
+  },
 ];
 
 /** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */
@@ -113,12 +153,19 @@ export function migrateSqlite(db: Database): number {
     if (current > SQLITE_MIGRATIONS.length) {
       throw new Error(`database schema version ${current} is newer than this release supports (${SQLITE_MIGRATIONS.length})`);
     }
-    for (let version = current; version < SQLITE_MIGRATIONS.length; version++) {
-      db.exec(SQLITE_MIGRATIONS[version] as string);
-    }
-    db.pragma(`user_version = ${SQLITE_MIGRATIONS.length}`);
+    applySqliteMigrations(db, current, SQLITE_MIGRATIONS.length);
     return SQLITE_MIGRATIONS.length - current;
   }).immediate();
+}
+
+/** Brings the schema from version `from` to `to` in the caller's transaction (tests build older files with it). */
+export function applySqliteMigrations(db: Database, from: number, to: number): void {
+  for (let version = from; version < to; version++) {
+    const migration = SQLITE_MIGRATIONS[version] as SqliteMigration;
+    if (typeof migration === 'string') db.exec(migration);
+    else migration(db);
+  }
+  db.pragma(`user_version = ${to}`);
 }
 
 /** Opens the file (creating it and its folder), migrates it and closes it. */

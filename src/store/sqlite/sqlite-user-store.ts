@@ -7,17 +7,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { keysOf, displayNameKey, type LookupKey, type User } from '../../users/user.js';
+import { keysOf, type LookupKey, type User } from '../../users/user.js';
+import { representationOf, type UserRepresentation } from '../../users/user-representation.js';
 import { prefixUpperBound } from '../../users/canonical.js';
 import { AbandonedWrite, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
-import { batchResponse, type BatchIdempotency, type Change, type IdempotencyRecord, type PendingIdempotency, type Precondition, type SearchPage, type UserStore, type WriteOutcome } from '../user-store.js';
+import { batchResponse, type BatchIdempotency, type Change, type IdempotencyRecord, type PendingIdempotency, type Positioned, type Precondition, type SearchPage, type UserStore, type WriteOutcome } from '../user-store.js';
 import { sqliteEventLog } from './sqlite-event-log.js';
 import { sqliteIdempotency } from './sqlite-idempotency.js';
 import { sqliteLease } from './sqlite-lease.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
 import { migrateSqlite } from './sqlite-migrations.js';
+import { USER_COLUMNS, userRowParams, userRowToUser, type UserRow } from './sqlite-rows.js';
 
 export interface SqliteStoreOptions extends SqliteConnectionOptions {
   /** A file path, or `:memory:`. */
@@ -26,33 +28,7 @@ export interface SqliteStoreOptions extends SqliteConnectionOptions {
   changeFeed?: boolean;
 }
 
-interface UserRow {
-  uid: string;
-  username: string;
-  email_address: string;
-  legacy_ids: string;
-  display_name: string | null;
-  attributes: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
-
-const USER_COLUMNS = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version';
-
-export function userRowToUser(row: UserRow): User {
-  return {
-    uid: row.uid,
-    username: row.username,
-    email_address: row.email_address,
-    legacy_ids: JSON.parse(row.legacy_ids) as string[],
-    display_name: row.display_name,
-    attributes: JSON.parse(row.attributes) as Record<string, unknown>,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    version: row.version,
-  };
-}
+export { userRowToUser } from './sqlite-rows.js';
 
 /** SQLite result codes that mean "try again later", not "this request is wrong". */
 const TRANSIENT_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY']);
@@ -70,11 +46,13 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   migrateSqlite(db);
 
   const insertUser = db.prepare(
-    `INSERT INTO users (${USER_COLUMNS}, display_name_key) VALUES (@uid, @username, @email_address, @legacy_ids, @display_name, @attributes, @created_at, @updated_at, @version, @display_name_key)`,
+    `INSERT INTO users (${USER_COLUMNS}, display_name_key, representation, etag)
+     VALUES (@uid, @username, @email_address, @legacy_ids, @display_name, @attributes, @created_at, @updated_at, @version, @display_name_key, @representation, @etag)`,
   );
   const updateUser = db.prepare(
     `UPDATE users SET username = @username, email_address = @email_address, legacy_ids = @legacy_ids, display_name = @display_name,
-       display_name_key = @display_name_key, attributes = @attributes, updated_at = @updated_at, version = @version WHERE uid = @uid`,
+       display_name_key = @display_name_key, attributes = @attributes, updated_at = @updated_at, version = @version,
+       representation = @representation, etag = @etag WHERE uid = @uid`,
   );
   const insertKey = db.prepare('INSERT INTO user_keys (key, value, uid) VALUES (?, ?, ?)');
   const deleteKeys = db.prepare('DELETE FROM user_keys WHERE uid = ?');
@@ -82,6 +60,16 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const selectByUid = db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE uid = ?`);
   const selectByKey = db.prepare<[string, string], UserRow>(
     `SELECT ${USER_COLUMNS} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ? AND value = ?)`,
+  );
+  // A lookup and the feed position it reflects in one statement, so one snapshot (and one
+  // read of the WAL index, which is what a statement costs here): a row even when no user matches.
+  type StoredRow = { position: number; uid: string | null; representation: string | null; etag: string | null };
+  const positioned = (users: string) =>
+    `SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) AS position, u.uid, u.representation, u.etag
+     FROM (SELECT 1) LEFT JOIN (${users}) u`;
+  const selectStoredByUid = db.prepare<[string], StoredRow>(positioned('SELECT uid, representation, etag FROM users WHERE uid = ?'));
+  const selectStoredByKey = db.prepare<[string, string], StoredRow>(
+    positioned('SELECT uid, representation, etag FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ? AND value = ?)'),
   );
   const selectOne = db.prepare('SELECT 1');
   const insertServiceKey = db.prepare('INSERT OR IGNORE INTO service_keys (name, value) VALUES (?, ?)');
@@ -94,15 +82,6 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     return statement;
   };
   let closed = false;
-
-  function toParams(user: User) {
-    return {
-      ...user,
-      legacy_ids: JSON.stringify(user.legacy_ids),
-      attributes: JSON.stringify(user.attributes),
-      display_name_key: displayNameKey(user.display_name),
-    };
-  }
 
   function insertKeys(user: User): void {
     for (const entry of keysOf(user)) {
@@ -140,7 +119,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const events = sqliteEventLog(db, write);
   /** Appends a change event in the current write (nothing with CHANGE_FEED=off). */
   const emit: typeof events.append = options.changeFeed === false ? () => {} : events.append;
-  const emitUser = (type: 'user.created' | 'user.updated', user: User, time: string) => emit(type, user.uid, time, JSON.stringify(user));
+  const emitUser = (type: 'user.created' | 'user.updated', user: User, time: string) => emit(type, user.uid, time, representationOf(user).json);
 
   const selectKeyHolder = db.prepare<[string, string], { uid: string }>('SELECT uid FROM user_keys WHERE key = ? AND value = ?');
 
@@ -157,13 +136,27 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   /** Replaces `previous` by `next` (same uid): keys first freed, then taken again. */
   function replaceRow(next: User): void {
     deleteKeys.run(next.uid);
-    updateUser.run(toParams(next));
+    updateUser.run(userRowParams(next));
     insertKeys(next);
   }
 
   function findRow(key: LookupKey, value: string): User | undefined {
     const row = key === 'uid' ? selectByUid.get(value) : selectByKey.get(key, value);
     return row && userRowToUser(row);
+  }
+
+  /**
+   * The stored representation of the user holding `value` under `key`, and the feed
+   * position it reflects. A row without one (written by an earlier release: migration 6)
+   * is rendered from its columns.
+   */
+  function findRepresentation(key: LookupKey, value: string): Positioned<UserRepresentation | undefined> {
+    const row = (key === 'uid' ? selectStoredByUid.get(value) : selectStoredByKey.get(key, value)) as StoredRow;
+    const { position, uid, representation, etag } = row;
+    if (uid === null) return { value: undefined, position };
+    if (representation !== null && etag !== null) return { value: { uid, json: representation, etag }, position };
+    const user = findRow('uid', uid);
+    return { value: user && representationOf(user), position };
   }
 
   function current(uid: string, precondition?: Precondition): WriteOutcome<User> {
@@ -181,7 +174,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       return write(() => {
         // Claimed first: a recorded key writes nothing.
         if (pending) idempotency.claim(pending, Date.now(), pending.respond(user));
-        insertUser.run(toParams(user));
+        insertUser.run(userRowParams(user));
         insertKeys(user);
         emitUser('user.created', user, user.created_at);
         return user;
@@ -193,11 +186,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     },
 
     async lookup(key: LookupKey, value: string) {
-      // The position first: every event at or below it was committed before the user was read.
-      return read(() => {
-        const position = events.latestNow();
-        return { value: findRow(key, value), position };
-      });
+      return read(() => findRepresentation(key, value));
     },
 
     async replace(uid: string, change: Change, now: string, precondition?: Precondition, pending?: PendingIdempotency) {
@@ -243,7 +232,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
             outcomes.push({ status: 'conflict', key: plan.key });
             if (onConflict === 'fail') break;
           } else if (plan.action === 'create') {
-            insertUser.run(toParams(user));
+            insertUser.run(userRowParams(user));
             insertKeys(user);
             emitUser('user.created', user, now);
             outcomes.push({ status: 'created', uid: user.uid });

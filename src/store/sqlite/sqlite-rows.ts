@@ -1,0 +1,48 @@
+/**
+ * The users table's row as better-sqlite3 returns it, the one function that
+ * turns it into the domain User, and the parameters a user is written with:
+ * its columns and its stored representation (migration 6).
+ */
+import { displayNameKey, type User } from '../../users/user.js';
+import { representationOf } from '../../users/user-representation.js';
+
+export interface UserRow {
+  uid: string;
+  username: string;
+  email_address: string;
+  legacy_ids: string;
+  display_name: string | null;
+  attributes: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export const USER_COLUMNS = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version';
+
+export function userRowToUser(row: UserRow): User {
+  return {
+    uid: row.uid,
+    username: row.username,
+    email_address: row.email_address,
+    legacy_ids: JSON.parse(row.legacy_ids) as string[],
+    display_name: row.display_name,
+    attributes: JSON.parse(row.attributes) as Record<string, unknown>,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    version: row.version,
+  };
+}
+
+/** The named parameters of the INSERT and UPDATE of a user's row. */
+export function userRowParams(user: User) {
+  const { json, etag } = representationOf(user);
+  return {
+    ...user,
+    legacy_ids: JSON.stringify(user.legacy_ids),
+    attributes: JSON.stringify(user.attributes),
+    display_name_key: displayNameKey(user.display_name),
+    representation: json,
+    etag,
+  };
+}
