@@ -28,23 +28,43 @@ interface PageRow {
 export interface PostgresEventLog extends EventLog {
   /** After a local write committed: its events get their positions soon. */
   committed(): void;
+  /**
+   * The highest position this instance knows to be committed, without a query. Every
+   * event at or below it was committed before it became known (the sequencer numbers
+   * only committed events, and its NOTIFY is delivered after its commit), so a read
+   * that starts afterwards reflects them all: the position a lookup or a search page
+   * reports (CONTRACT §11). It follows every instance's sequencer through LISTEN, from
+   * listen() on; it may lag the database by a notification's delay, which only makes a
+   * mirror replay a few events it already has.
+   */
+  known(): number;
+  /** Starts following the sequencers of every instance (a connection of its own); resolves once the position is read. */
+  listen(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: unknown) => void): PostgresEventLog {
   const watchers = new Set<(latest: number) => void>();
   let announced = 0;
-  const announce = (latest: number) => {
+  const learn = (latest: number) => {
     if (latest > announced) announced = latest;
+  };
+  const announce = (latest: number) => {
+    learn(latest);
     for (const watcher of watchers) watcher(announced);
   };
   // Every write's event waits for a sequencer run: it goes ahead of queued requests (in-flight-gate.ts).
   const sequencer = createSequencer(sql, (fn) => run(fn, 'urgent'), announce, onError);
   const latest = async () => {
     const [row] = await run(() => sql<{ position: string }[]>`SELECT position FROM feed_state WHERE name = 'latest'`);
-    return Number(row?.position ?? 0);
+    const position = Number(row?.position ?? 0);
+    learn(position);
+    return position;
   };
   let listening: Promise<{ unlisten(): Promise<void> }> | undefined;
+  // NOTIFY from every instance's sequencer; at each (re)connection (onlisten) the latest position is read anew.
+  const listen = () =>
+    (listening ??= sql.listen(EVENTS_CHANNEL, (payload) => announce(Number(payload)), () => void latest().then(announce, onError)));
   const tick = setInterval(() => {
     sequencer.kick();
     if (watchers.size > 0) latest().then(announce, onError);
@@ -76,10 +96,16 @@ export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: u
       return latest();
     },
 
+    known: () => announced,
+
+    async listen() {
+      await listen();
+      await latest();
+    },
+
     watch(listener) {
       watchers.add(listener);
-      // NOTIFY from every instance's sequencer; after a reconnect (onlisten again) the latest position is read anew.
-      listening ??= sql.listen(EVENTS_CHANNEL, (payload) => announce(Number(payload)), () => void latest().then(announce, onError));
+      void listen();
       return () => {
         watchers.delete(listener);
       };

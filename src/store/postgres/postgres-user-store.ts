@@ -98,14 +98,17 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   const feed: Feed = { enabled: options.changeFeed !== false };
   const events = postgresEventLog(sql, run, options.onBackgroundError ?? (() => {}));
 
-  /** Rows read with the feed position of the same snapshot: one row even when none match (its uid null). */
-  async function positionedRows<R extends { uid: string }>(query: postgres.PendingQuery<postgres.Row[]>): Promise<Positioned<R[]>> {
-    const rows = await run(() => sql<(R & { feed_position: string })[]>`
-      SELECT f.position AS feed_position, u.* FROM feed_state f LEFT JOIN LATERAL (${query}) u ON true WHERE f.name = 'latest'`);
-    return { value: rows.filter((row) => row.uid !== null), position: Number(rows[0]?.feed_position ?? 0) };
+  /**
+   * Rows read with the feed position they reflect: the position this instance knew before
+   * the query was sent (postgres-event-log.ts: known()), so no query of its own.
+   */
+  async function positionedRows<R extends object>(query: postgres.PendingQuery<postgres.Row[]>): Promise<Positioned<R[]>> {
+    const position = events.known();
+    const rows = await run(() => sql<R[]>`${query}`);
+    return { value: rows as unknown as R[], position };
   }
 
-  /** Users read with the feed position of the same snapshot. */
+  /** Users read with the feed position they reflect. */
   async function positionedRead(usersQuery: postgres.PendingQuery<postgres.Row[]>): Promise<Positioned<User[]>> {
     const { value, position } = await positionedRows<UserRow>(usersQuery);
     return { value: value.map(userRowToUser), position };
@@ -129,6 +132,11 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   await run(() => migratePostgres(sql)).catch(async (error: unknown) => {
     await sql.end({ timeout: 1 });
     throw error;
+  });
+  await events.listen().catch(async (error: unknown) => {
+    await events.close();
+    await sql.end({ timeout: 1 });
+    throw isUnavailable(error) ? new StoreUnavailableError({ cause: error }) : error;
   });
 
   /** Tries of a create whose key conflict vanished before it could be named (its holder let go). */
