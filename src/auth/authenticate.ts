@@ -12,6 +12,7 @@ import { ProblemError } from '../http/problems.js';
 import { createApiKeyVerifier } from './api-key-verifier.js';
 import type { Credential, TokenVerifier } from './credential.js';
 import { createJwtVerifier } from './jwt-verifier.js';
+import { rememberVerified } from './verified-tokens.js';
 
 const REALM = 'Bearer realm="user-service"';
 
@@ -30,9 +31,10 @@ function bearerToken(header: string | undefined): string | undefined {
 export type Authenticator = (request: FastifyRequest, scope: Scope) => Refusal | Promise<Refusal>;
 type Refusal = ProblemError | undefined;
 
+/** The verifier of the configured mode, behind the cache of verified tokens (verified-tokens.ts). */
 function verifierFor(auth: AuthConfig): TokenVerifier | undefined {
-  if (auth.mode === 'api-key') return createApiKeyVerifier(auth.keys);
-  if (auth.mode === 'jwt') return createJwtVerifier(auth);
+  if (auth.mode === 'api-key') return rememberVerified(createApiKeyVerifier(auth.keys));
+  if (auth.mode === 'jwt') return rememberVerified(createJwtVerifier(auth));
   return undefined;
 }
 

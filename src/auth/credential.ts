@@ -9,6 +9,8 @@ export interface Credential {
   /** The API key's id, or the token's subject. Never the secret itself. */
   id: string;
   scopes: ReadonlySet<Scope>;
+  /** When it stops being valid, in ms since the epoch (a JWT's `exp`); none for an API key. */
+  expiresAt?: number;
 }
 
 /**

@@ -96,7 +96,8 @@ export function createJwtVerifier(config: JwtConfig): TokenVerifier {
   return async (token): Promise<Credential | undefined> => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      return { id: credentialId(payload), scopes: scopesOf(payload) };
+      // `exp` is required, so always present here.
+      return { id: credentialId(payload), scopes: scopesOf(payload), expiresAt: (payload.exp as number) * 1000 };
     } catch (error) {
       if (error instanceof KeySetUnavailable) {
         const retryAfter = String(Math.ceil(KEY_SET_RETRY_MS / 1000));
