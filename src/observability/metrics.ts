@@ -6,14 +6,15 @@
  * unbounded label values reach the scraper. Each app has its own registry.
  */
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics, type Counter } from 'prom-client';
+import { BoundHistogram, countOf, type Observe } from './bound-histogram.js';
 import { Type } from 'typebox';
 import { H, operationErrors, response } from '../http/openapi/responses.js';
 import type { ResponseStep } from '../http/request-steps.js';
 import type { UserStore } from '../store/user-store.js';
 
 export interface StoreMetrics {
-  operation: Histogram<'operation' | 'outcome'>;
+  operation: BoundHistogram;
   /** Operations running now, by operation; exported by `inFlight` when scraped. */
   running: Map<string, number>;
   inFlight: Gauge<'operation'>;
@@ -34,13 +35,7 @@ export function createMetrics(): Metrics {
   return {
     registry,
     store: {
-      operation: new Histogram({
-        name: 'user_store_operation_duration_seconds',
-        help: 'Duration of user store operations',
-        labelNames: ['operation', 'outcome'],
-        buckets: LATENCY_BUCKETS,
-        registers: [registry],
-      }),
+      operation: new BoundHistogram('user_store_operation_duration_seconds', 'Duration of user store operations', LATENCY_BUCKETS, registry),
       running,
       inFlight: new Gauge({
         name: 'user_store_operations_in_flight',
@@ -63,8 +58,8 @@ export function createMetrics(): Metrics {
  */
 export function instrumentStore(store: UserStore, metrics: StoreMetrics, appended?: Counter<'type'>): UserStore {
   const timed = <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) => {
-    const ok = metrics.operation.labels({ operation, outcome: 'ok' });
-    const failed = metrics.operation.labels({ operation, outcome: 'error' });
+    const ok = metrics.operation.bind({ operation, outcome: 'ok' });
+    const failed = metrics.operation.bind({ operation, outcome: 'error' });
     const { running } = metrics;
     running.set(operation, 0);
     return async (...args: A): Promise<R> => {
@@ -72,10 +67,10 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics, appende
       running.set(operation, (running.get(operation) as number) + 1);
       try {
         const result = await fn(...args);
-        ok.observe((performance.now() - started) / 1000);
+        ok((performance.now() - started) / 1000);
         return result;
       } catch (error) {
-        failed.observe((performance.now() - started) / 1000);
+        failed((performance.now() - started) / 1000);
         throw error;
       } finally {
         running.set(operation, (running.get(operation) as number) - 1);
@@ -123,32 +118,24 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics, appende
 }
 
 /**
- * The response step counting and timing every response. The label children of
- * each (method, route, status) are kept: there are few (Node's parser knows a
- * fixed set of methods; routes are patterns), and keeping them saves resolving
- * and validating the labels per response.
+ * The response step counting and timing every response: one histogram, whose
+ * counts are also served as `http_requests_total`. The observer of each
+ * (method, route, status) is kept: there are few (Node's parser knows a fixed
+ * set of methods; routes are patterns).
  */
 export function createRequestMetrics(metrics: Metrics): ResponseStep {
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames: ['method', 'route', 'status'], registers: [metrics.registry] });
-  const latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from request to response',
-    labelNames: ['method', 'route', 'status'],
-    buckets: LATENCY_BUCKETS,
-    registers: [metrics.registry],
-  });
-  const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<'method' | 'route' | 'status'> }>();
+  const latency = new BoundHistogram('http_request_duration_seconds', 'Time from request to response', LATENCY_BUCKETS, metrics.registry);
+  countOf(latency, 'http_requests_total', 'HTTP requests answered', metrics.registry);
+  const observers = new Map<string, Observe>();
   return (request, reply, matched) => {
     const route = matched.url;
     const id = `${request.method} ${route} ${reply.statusCode}`;
-    let child = children.get(id);
-    if (child === undefined) {
-      const labels = { method: request.method, route: route ?? 'unmatched', status: String(reply.statusCode) };
-      child = { count: requests.labels(labels), time: latency.labels(labels) };
-      children.set(id, child);
+    let observe = observers.get(id);
+    if (observe === undefined) {
+      observe = latency.bind({ method: request.method, route: route ?? 'unmatched', status: String(reply.statusCode) });
+      observers.set(id, observe);
     }
-    child.count.inc();
-    child.time.observe(reply.elapsedTime / 1000);
+    observe(reply.elapsedTime / 1000);
   };
 }
 
