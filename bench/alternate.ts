@@ -32,17 +32,26 @@ function describe(m: Measurement): string {
   return `${m.rps.toFixed(0).padStart(7)} /s  p50 ${m.p50.toFixed(2)} ms  p99 ${m.p99.toFixed(2)} ms  cpu ${m.serverCpu.toFixed(2)}+${m.clientCpu.toFixed(2)}${failed ? `  FAILED ${failed} ${JSON.stringify(m.failures)}` : ''}`;
 }
 
-export async function alternate(a: RunningServer, b: RunningServer, requests: RequestsFor, { options, headers, label }: AlternateOptions): Promise<Comparison> {
-  const load = (server: RunningServer, durationS: number) =>
-    runLoad(server, { requests: requests(uniqueTag(), server), connections: options.connections, durationS, headers });
-  if (options.warmupS > 0) for (const server of [a, b]) await load(server, options.warmupS);
+/** One measurement of `durationS` seconds against `server`, by whichever load generator. */
+export type Measure = (server: RunningServer, durationS: number) => Promise<Measurement>;
+
+/** Warm-ups, then the alternating rounds, each measured by `measure`. */
+export async function alternateWith(a: RunningServer, b: RunningServer, measure: Measure, { options, label }: Omit<AlternateOptions, 'headers'>): Promise<Comparison> {
+  if (options.warmupS > 0) for (const server of [a, b]) await measure(server, options.warmupS);
   const rounds: { a: Measurement[]; b: Measurement[] } = { a: [], b: [] };
   for (let round = 0; round < options.rounds; round++) {
     for (const [side, server] of [['a', a], ['b', b]] as const) {
-      const measurement = await load(server, options.durationS);
+      const measurement = await measure(server, options.durationS);
       rounds[side].push(measurement);
       console.log(`  ${label.padEnd(34)} ${server.name.padEnd(20)} ${describe(measurement)}`);
     }
   }
   return compare(rounds.a, rounds.b);
+}
+
+/** The rounds driven by autocannon (load.ts), each with fresh `requests`. */
+export async function alternate(a: RunningServer, b: RunningServer, requests: RequestsFor, { options, headers, label }: AlternateOptions): Promise<Comparison> {
+  const load: Measure = (server, durationS) =>
+    runLoad(server, { requests: requests(uniqueTag(), server), connections: options.connections, durationS, headers });
+  return alternateWith(a, b, load, { options, label });
 }

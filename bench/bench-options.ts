@@ -18,6 +18,14 @@ export interface BenchOptions {
   rounds: number;
   /** Concurrent keep-alive connections of the load generator (BENCH_CONNECTIONS). */
   connections: number;
+  /**
+   * Also measure the reads by key with wrk, in rounds of their own (BENCH_WRK, default on; a
+   * run that needs wrk and cannot find it fails at the start). wrk runs whole seconds, so
+   * its rounds and warm-ups are durationS and warmupS rounded (at least 1 s).
+   */
+  wrk: boolean;
+  /** wrk's connections, on its one thread (BENCH_WRK_CONNECTIONS). */
+  wrkConnections: number;
   stores: readonly StoreKind[];
   /**
    * Only scenarios whose name contains one of these (BENCH_SCENARIOS, comma-separated); all
@@ -25,6 +33,13 @@ export interface BenchOptions {
    * `import` names them (`import` selects all three).
    */
   scenarios: readonly string[];
+  /**
+   * Also measure what each of the service's features costs (BENCH_FEATURES=1, features-run.ts):
+   * read by uid with wrk, whatever `wrk` says, after the other scenarios. It runs when
+   * `scenarios` selects `features` too (as it does when empty); `BENCH_SCENARIOS=features`
+   * runs it alone.
+   */
+  features: boolean;
   /** Users in the files of the import scenarios (BENCH_IMPORT_USERS). */
   importUsers: number;
   /** Also seed 1,000,000 users and compare lookups (BENCH_SCALE=1). */
@@ -87,14 +102,21 @@ export function loadBenchOptions(root: string, env: Env = process.env): Readonly
   }
   const log = env.BENCH_LOG || 'file';
   if (log !== 'file' && log !== 'null') throw new Error('BENCH_LOG must be file or null');
+  const scenarios = list(env, 'BENCH_SCENARIOS');
+  const features = flag(env, 'BENCH_FEATURES', false);
+  // Naming the measurement while it is off would seed and measure nothing: say so before the seeding.
+  if (scenarios.includes('features') && !features) throw new Error('BENCH_SCENARIOS=features selects the features measurement, which runs only with BENCH_FEATURES=1');
   return Object.freeze({
     users: Math.floor(positive(env, 'BENCH_USERS', 100_000, 1)),
     durationS: positive(env, 'BENCH_DURATION_S', 5),
     warmupS: positive(env, 'BENCH_WARMUP_S', 1, 0),
     rounds: Math.floor(positive(env, 'BENCH_ROUNDS', 2, 1)),
     connections: Math.floor(positive(env, 'BENCH_CONNECTIONS', 32, 1)),
+    wrk: flag(env, 'BENCH_WRK', true),
+    wrkConnections: Math.floor(positive(env, 'BENCH_WRK_CONNECTIONS', 50, 1)),
     stores: Object.freeze(stores.length > 0 ? (stores as StoreKind[]) : [...STORES]),
-    scenarios: Object.freeze(list(env, 'BENCH_SCENARIOS')),
+    scenarios: Object.freeze(scenarios),
+    features,
     importUsers: Math.floor(positive(env, 'BENCH_IMPORT_USERS', 100_000, 1)),
     scale: flag(env, 'BENCH_SCALE', false),
     scaleUsers: Math.floor(positive(env, 'BENCH_SCALE_USERS', 1_000_000, 1)),

@@ -11,7 +11,7 @@ import { get } from 'node:http';
 import { createServer } from 'node:net';
 
 /** Linux clock ticks per second for /proc/<pid>/stat (USER_HZ is 100 on every mainstream kernel). */
-const CLOCK_TICKS = 100;
+export const CLOCK_TICKS = 100;
 const READY_TIMEOUT_MS = 60_000;
 
 export interface ServerSpec {
@@ -94,9 +94,14 @@ export interface CommandRun {
 
 /** Runs `node <args>` to its end, tracked like the servers (killAll stops it); stderr goes to `logPath`. */
 export async function runNode(args: string[], env: Record<string, string>, cwd: string, logPath: string): Promise<CommandRun> {
+  return runCommand(process.execPath, args, env, cwd, logPath);
+}
+
+/** Runs the program `file` with `args` to its end, as runNode does. */
+export async function runCommand(file: string, args: string[], env: Record<string, string>, cwd: string, logPath: string): Promise<CommandRun> {
   const log = openSync(logPath, 'a');
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(file, args, {
     cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', log],

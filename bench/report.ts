@@ -4,7 +4,7 @@
  */
 import type { ChartGroup } from './svg-chart.js';
 import { formatProfileSummary } from './profile-summary.js';
-import { median, type Comparison, type RunResult, type StoreResult, type Summary } from './results.js';
+import { median, type Comparison, type FeatureCost, type FeaturesResult, type RunResult, type ScenarioResult, type StoreResult, type Summary } from './results.js';
 import { GOALS } from './targets.js';
 
 const STORE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
@@ -31,6 +31,60 @@ const TABLE_HEAD = [
   '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
 ];
 
+/** The reads by key as wrk drove them: the table above plus the service's p99 against its target. */
+function wrkSection(scenarios: readonly ScenarioResult[]): string[] {
+  const measured = scenarios.flatMap((s) => (s.wrk === undefined ? [] : [{ ...s, wrk: s.wrk }]));
+  const first = measured[0]?.wrk;
+  if (first === undefined) return [];
+  const lines = [
+    `**Reads with wrk (${first.threads} thread${first.threads === 1 ? '' : 's'}, ${first.connections} connections):** the reads by key again, driven by wrk ` +
+      `(a load generator written in C) instead of autocannon, ${first.durationS} s per round in alternation as above; each request is the next of ` +
+      `${int(first.paths)} paths drawn at random as autocannon draws them. wrk does not parse responses: here throughput counts responses with a ` +
+      'status below 400, and latencies are of all responses.',
+    '',
+    '| scenario | service throughput | p50 ms | p99 ms | CPU µs/req | baseline throughput | p50 ms | p99 ms | CPU µs/req | ratio | target | service p99 target |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|',
+  ];
+  for (const { title, unit, wrk } of measured) {
+    const p99 = wrk.p99TargetMs === undefined ? '—' : `≤ ${wrk.p99TargetMs} ms: ${verdict(wrk.service.p99 <= wrk.p99TargetMs)}`;
+    lines.push(`${comparisonRow(title, wrk, unit, wrk.target)} ${p99} |`);
+  }
+  const cpu = measured.map((s) => `${s.name} ${s.wrk.service.serverCpu.toFixed(2)}/${s.wrk.baseline.serverCpu.toFixed(2)}`).join(', ');
+  const client = Math.max(...measured.map((s) => Math.max(s.wrk.service.clientCpu, s.wrk.baseline.clientCpu)));
+  lines.push('', `Server CPU used, in cores (service/baseline): ${cpu}. wrk used at most ${client.toFixed(2)} cores.`, '');
+  return lines;
+}
+
+function featureLabel(row: FeatureCost): string {
+  if (row.server === 'framework-floor') return 'bare Fastify (framework floor)';
+  const settings = Object.entries(row.settings).map(([name, value]) => `${name}=${value}`).join(',');
+  if (settings === '') return '(production defaults)';
+  return `\`${settings}\`${row.note === undefined ? '' : ` (${row.note})`}`;
+}
+
+/** What each feature costs (BENCH_FEATURES=1): one row per server process, each with its own same-run ratio to raw. */
+function featuresSection(features: FeaturesResult): string[] {
+  const first = features.rows[0];
+  if (first === undefined) return [];
+  const raw = features.rows.map((r) => r.baseline.cpuUsPerRequest);
+  const rounds = first.rounds.service.length;
+  const lines = [
+    `**What each feature costs (${features.scenario}, wrk):** each row is a separate service process, started with the row's settings laid over ` +
+      'its production defaults (the last row: bare Fastify, the framework floor), measured in alternation with raw node:http in the same run ' +
+      `(wrk, ${first.threads} thread${first.threads === 1 ? '' : 's'}, ${first.connections} connections, ${rounds} round${rounds === 1 ? '' : 's'} of ${first.durationS} s per side ` +
+      `after a warm-up); raw node:http used ${int(Math.min(...raw))}–${int(Math.max(...raw))} CPU µs/req over the rows.`,
+    '',
+    '| service settings | throughput | p50 ms | p99 ms | CPU µs/req | ratio to raw |',
+    '|---|--:|--:|--:|--:|--:|',
+  ];
+  for (const row of features.rows) {
+    const s = row.service;
+    lines.push(`| ${featureLabel(row)} | ${int(s.rps)} req/s${failures(s)}${row.baseline.failed > 0 ? ` (raw: ⚠ ${int(row.baseline.failed)} failed)` : ''} | ${ms(s.p50)} | ${ms(s.p99)} | ${int(s.cpuUsPerRequest)} | **${row.ratio.toFixed(2)}** |`);
+  }
+  lines.push('');
+  return lines;
+}
+
 function seedLine(label: string, seed: StoreResult['seed']): string {
   const phases = Object.entries(seed.phases).map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(', ');
   return `${label}: ${int(seed.users)} users in ${seed.seconds.toFixed(1)} s, **${int(seed.usersPerSecond)} users/s** (${phases}; ${seed.cpuSeconds.toFixed(1)} s CPU in the harness)`;
@@ -40,12 +94,15 @@ function storeSection(store: StoreResult): string[] {
   const name = STORE_NAMES[store.store];
   const lines = [`### ${name}, ${int(store.users)} users`, ''];
   lines.push(`Durability: ${Object.entries(store.durability).map(([k, v]) => `\`${k}\` = ${v}`).join(', ')}.`, '');
-  lines.push(...TABLE_HEAD);
-  for (const s of store.scenarios) lines.push(comparisonRow(s.title, s, s.unit, s.target));
-  lines.push('');
-  const cpu = store.scenarios.map((s) => `${s.name} ${s.service.serverCpu.toFixed(2)}/${s.baseline.serverCpu.toFixed(2)}`).join(', ');
-  const client = Math.max(...store.scenarios.map((s) => Math.max(s.service.clientCpu, s.baseline.clientCpu)), 0);
-  lines.push(`Server CPU used, in cores (service/baseline): ${cpu}. The load generator used at most ${client.toFixed(2)} cores.`, '');
+  if (store.scenarios.length > 0) {
+    lines.push(...TABLE_HEAD);
+    for (const s of store.scenarios) lines.push(comparisonRow(s.title, s, s.unit, s.target));
+    lines.push('');
+    const cpu = store.scenarios.map((s) => `${s.name} ${s.service.serverCpu.toFixed(2)}/${s.baseline.serverCpu.toFixed(2)}`).join(', ');
+    const client = Math.max(...store.scenarios.map((s) => Math.max(s.service.clientCpu, s.baseline.clientCpu)), 0);
+    lines.push(`Server CPU used, in cores (service/baseline): ${cpu}. The load generator (autocannon) used at most ${client.toFixed(2)} cores.`, '');
+  }
+  lines.push(...wrkSection(store.scenarios));
 
   const d = store.pageDepth;
   if (d) {
@@ -68,6 +125,7 @@ function storeSection(store: StoreResult): string[] {
     }
     lines.push('');
   }
+  if (store.features) lines.push(...featuresSection(store.features));
 
   const sc = store.scale;
   if (sc) {
@@ -82,7 +140,8 @@ function storeSection(store: StoreResult): string[] {
   }
 
   const ready = median(store.readyMs);
-  lines.push(`**Service process:** peak RSS ${store.servicePeakRssMB.toFixed(0)} MB after all scenarios (goal ≤ ${GOALS.peakRssMB}: ${verdict(store.servicePeakRssMB <= GOALS.peakRssMB)}; ` +
+  // No cold starts: the run measured only the features, without a main service.
+  if (store.readyMs.length > 0) lines.push(`**Service process:** peak RSS ${store.servicePeakRssMB.toFixed(0)} MB after all scenarios (goal ≤ ${GOALS.peakRssMB}: ${verdict(store.servicePeakRssMB <= GOALS.peakRssMB)}; ` +
     `the baseline peaked at ${store.baselinePeakRssMB.toFixed(0)} MB). Spawn to first 200 on /readyz: median ${int(ready)} ms of ${store.readyMs.length} cold starts ` +
     `(${store.readyMs.map(int).join(', ')} ms; goal < ${GOALS.readyMs}: ${verdict(ready < GOALS.readyMs)}); the baseline server was ready in ${int(store.baselineReadyMs)} ms.`, '');
   lines.push(`**Seeding:** ${seedLine(`${int(store.users)}`, store.seed)}.`);
@@ -133,7 +192,7 @@ export function renderReport(run: RunResult): string {
 }
 
 export function chartGroups(run: RunResult): ChartGroup[] {
-  return run.stores.map((store) => ({
+  return run.stores.filter((store) => store.scenarios.length > 0).map((store) => ({
     title: `${STORE_NAMES[store.store]}, ${int(store.users)} users`,
     bars: store.scenarios.map((s) => ({
       label: s.title,

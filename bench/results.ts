@@ -30,6 +30,19 @@ export interface Comparison {
   rounds: { service: Measurement[]; baseline: Measurement[] };
 }
 
+/** A scenario measured with wrk instead of autocannon (wrk-run.ts): its own alternating rounds. */
+export interface WrkComparison extends Comparison {
+  threads: number;
+  connections: number;
+  /** Seconds per measured round (wrk runs whole seconds). */
+  durationS: number;
+  /** How many request paths the file wrk cycles through holds. */
+  paths: number;
+  /** The ratio and the service's p99 in ms that must be reached under wrk, if any. */
+  target?: number;
+  p99TargetMs?: number;
+}
+
 export interface ScenarioResult extends Comparison {
   name: string;
   title: string;
@@ -37,6 +50,8 @@ export interface ScenarioResult extends Comparison {
   unit: string;
   /** The ratio the issue asks for, if any. */
   target?: number;
+  /** The reads by key measured with wrk as well (BENCH_WRK=1); absent from older results. */
+  wrk?: WrkComparison;
 }
 
 export interface PageDepthResult {
@@ -49,6 +64,23 @@ export interface PageDepthResult {
 /** Read by uid on the framework floor (bare Fastify) against the raw baseline, in alternation. */
 export interface FloorResult extends Comparison {
   scenario: string;
+}
+
+/** One row of the features measurement (features-run.ts): one server process, in alternation with the raw baseline. */
+export interface FeatureCost extends WrkComparison {
+  /** `service`: the service with `settings` laid over its production defaults; `framework-floor`: bare Fastify. */
+  server: 'service' | 'framework-floor';
+  /** Empty for the production defaults and for the framework floor. */
+  settings: Record<string, string>;
+  /** What the settings turn off, where their names do not say it. */
+  note?: string;
+}
+
+/** What each feature costs (BENCH_FEATURES=1): read by uid under wrk, one row per server process. */
+export interface FeaturesResult {
+  /** The scenario's title. */
+  scenario: string;
+  rows: FeatureCost[];
 }
 
 export interface ScaleResult {
@@ -74,7 +106,10 @@ export interface StoreResult {
   seed: SeedResult;
   /** Settings that decide the cost of a durable commit. */
   durability: Record<string, string>;
-  /** Spawn to first 200 on /readyz, in ms: each cold start. */
+  /**
+   * Spawn to first 200 on /readyz, in ms: each cold start. Empty, and servicePeakRssMB 0, when the
+   * run measured only the features (BENCH_SCENARIOS=features), which start no main service.
+   */
   readyMs: number[];
   /** The same for the baseline server: the floor of Node.js, the driver and node:http. */
   baselineReadyMs: number;
@@ -83,6 +118,8 @@ export interface StoreResult {
   scenarios: ScenarioResult[];
   pageDepth?: PageDepthResult;
   floor?: FloorResult;
+  /** With BENCH_FEATURES=1; absent from older results. */
+  features?: FeaturesResult;
   scale?: ScaleResult;
   profiles: ProfileResult[];
 }

@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: seeds each store, starts the real service and the baseline
- * servers, runs every scenario against both in alternation, and writes
+ * servers, runs every scenario against both in alternation (the reads by key
+ * with autocannon, then with wrk unless BENCH_WRK=0), with BENCH_FEATURES=1
+ * measures what each of the service's features costs (features-run.ts), and writes
  * docs/performance.md, docs/performance.svg and bench/.out/<run>/results.json.
  * With BENCH_SCENARIOS=import it runs the import scenarios instead (the CLI on
  * each store, import-run.ts) and writes their own section of the page.
@@ -13,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBenchOptions } from './bench-options.js';
 import { writeDocs, writeImportDocs } from './docs-writer.js';
+import { featuresSelected } from './features-run.js';
 import { renderImportReport } from './import-report.js';
 import { runImports, selectImportScenarios } from './import-run.js';
 import { describeMachine, loadAverage } from './machine.js';
@@ -20,8 +23,10 @@ import { killAll } from './processes.js';
 import { chartGroups, renderReport } from './report.js';
 import type { RunResult } from './results.js';
 import { makeCredentials } from './servers.js';
+import { selectScenarios } from './scenarios.js';
 import { runStore, type StoreRunContext } from './store-run.js';
 import { renderRatioChart } from './svg-chart.js';
+import { findWrk } from './wrk-load.js';
 
 /** dist/bench/run-bench.js → the repository root. */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,6 +41,11 @@ function commandLine(): string {
 
 async function main(): Promise<void> {
   const options = loadBenchOptions(root);
+  // Filters starting with `import` select import scenarios; any other filter (or none) the HTTP ones.
+  const http = options.scenarios.length === 0 || options.scenarios.some((f) => !f.startsWith('import'));
+  const imports = selectImportScenarios(options.scenarios).length > 0;
+  // Before minutes of seeding: a run that will need wrk fails now if there is none.
+  if (http && ((options.wrk && selectScenarios(options.scenarios).some((s) => s.path)) || featuresSelected(options))) findWrk();
   const startedAt = new Date();
   const runDir = join(options.outDir, startedAt.toISOString().replace(/[:.]/g, '-'));
   mkdirSync(runDir, { recursive: true });
@@ -53,11 +63,8 @@ async function main(): Promise<void> {
 
   const machine = describeMachine(root, runDir);
   const loadBefore = loadAverage();
-  console.log(`bench: ${options.stores.join(', ')}; ${options.users.toLocaleString('en')} users; ${options.connections} connections; ${options.durationS} s × ${options.rounds} rounds; output in ${runDir}`);
+  console.log(`bench: ${options.stores.join(', ')}; ${options.users.toLocaleString('en')} users; ${options.connections} connections${options.wrk ? ` (wrk: ${options.wrkConnections})` : ''}; ${options.durationS} s × ${options.rounds} rounds; output in ${runDir}`);
   const result: RunResult = { startedAt: startedAt.toISOString(), command: commandLine(), options, machine, loadBefore, loadAfter: 0, seconds: 0, stores: [], imports: [] };
-  // Filters starting with `import` select import scenarios; any other filter (or none) the HTTP ones.
-  const http = options.scenarios.length === 0 || options.scenarios.some((f) => !f.startsWith('import'));
-  const imports = selectImportScenarios(options.scenarios).length > 0;
   try {
     for (const store of options.stores) {
       if (http) result.stores.push(await runStore(store, context));

@@ -23,6 +23,12 @@ export interface Scenario {
   /** What one request is: a page of a walk is reported as pages/s. */
   unit: 'req/s' | 'pages/s';
   requests(context: ScenarioContext): autocannon.Request[];
+  /**
+   * Set on the reads by key (one GET of a random seeded user, chosen afresh per request):
+   * a fresh path of `users` seeded users. Those scenarios are also measured with wrk
+   * (wrk-run.ts), which sends a file of such paths, so both load generators draw alike.
+   */
+  path?: (users: number) => string;
 }
 
 /** Users per page while walking, and pages per walk. */
@@ -50,8 +56,15 @@ function createRequest(context: ScenarioContext, counter: { n: number }): autoca
   return { method: 'POST', path: '/users', headers: JSON_BODY, body: JSON.stringify(body) };
 }
 
+const uidPath = (users: number) => `/users/${seededUid(pick(users))}`;
+
 function readRequest(users: number): autocannon.Request {
-  return { method: 'GET', path: `/users/${seededUid(pick(users))}` };
+  return { method: 'GET', path: uidPath(users) };
+}
+
+/** A scenario that is one GET of `path`, chosen afresh per request. */
+function readByKey(name: string, title: string, path: (users: number) => string): Scenario {
+  return { name, title, kind: 'read', unit: 'req/s', path, requests: ({ users }) => dynamic(() => ({ method: 'GET', path: path(users) })) };
 }
 
 /** A walk of WALK_PAGES pages: each request follows the previous response's `Link: rel="next"`. */
@@ -75,19 +88,10 @@ function walk(): autocannon.Request[] {
 }
 
 export const SCENARIOS: readonly Scenario[] = [
-  { name: 'read-uid', title: 'read by uid', kind: 'read', unit: 'req/s', requests: ({ users }) => dynamic(() => readRequest(users)) },
-  {
-    name: 'lookup-username', title: 'lookup by username', kind: 'read', unit: 'req/s',
-    requests: ({ users }) => dynamic(() => ({ method: 'GET', path: `/users/username:${encodeURIComponent(seededFields(pick(users)).username)}` })),
-  },
-  {
-    name: 'lookup-email', title: 'lookup by email address', kind: 'read', unit: 'req/s',
-    requests: ({ users }) => dynamic(() => ({ method: 'GET', path: `/users/email_address:${encodeURIComponent(seededFields(pick(users)).email_address)}` })),
-  },
-  {
-    name: 'lookup-legacy-id', title: 'lookup by legacy id', kind: 'read', unit: 'req/s',
-    requests: ({ users }) => dynamic(() => ({ method: 'GET', path: `/users/legacy_id:emp-${pick(users)}` })),
-  },
+  readByKey('read-uid', 'read by uid', uidPath),
+  readByKey('lookup-username', 'lookup by username', (users) => `/users/username:${encodeURIComponent(seededFields(pick(users)).username)}`),
+  readByKey('lookup-email', 'lookup by email address', (users) => `/users/email_address:${encodeURIComponent(seededFields(pick(users)).email_address)}`),
+  readByKey('lookup-legacy-id', 'lookup by legacy id', (users) => `/users/legacy_id:emp-${pick(users)}`),
   {
     name: 'search', title: `search q=first.last. (limit ${SEARCH_LIMIT})`, kind: 'read', unit: 'req/s',
     requests: ({ users }) => dynamic(() => ({ method: 'GET', path: `/users?q=${encodeURIComponent(searchPrefix(pick(users)))}&limit=${SEARCH_LIMIT}` })),
@@ -117,7 +121,12 @@ export const SCENARIOS: readonly Scenario[] = [
   },
 ];
 
+/** Whether BENCH_SCENARIOS selects the measurement `name`: one of `filters` is part of it, or there are none. */
+export function nameSelected(name: string, filters: readonly string[]): boolean {
+  return filters.length === 0 || filters.some((f) => name.includes(f));
+}
+
 /** Scenarios whose name contains one of `filters` (all when there are none). */
 export function selectScenarios(filters: readonly string[]): Scenario[] {
-  return SCENARIOS.filter((s) => filters.length === 0 || filters.some((f) => s.name.includes(f)));
+  return SCENARIOS.filter((s) => nameSelected(s.name, filters));
 }

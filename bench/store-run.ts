@@ -1,21 +1,24 @@
 /**
  * Everything measured for one store: seed, cold starts, every scenario against
- * the service and the baseline in alternation, page cost by depth, lookups at
- * the scale size, and CPU profiles.
+ * the service and the baseline in alternation (the reads by key with wrk too),
+ * page cost by depth, lookups at the scale size, what each feature costs, and
+ * CPU profiles.
  */
 import { join } from 'node:path';
 import { alternate } from './alternate.js';
 import type { BenchOptions, StoreKind } from './bench-options.js';
+import { featuresSelected, measureFeatures } from './features-run.js';
 import { depthPaths, fixedRequest } from './page-depth.js';
 import { createScratchDatabase, durabilitySettings } from './postgres-database.js';
 import type { RunningServer } from './processes.js';
 import { profileStore } from './profile-run.js';
 import { type FloorResult, type PageDepthResult, type ScaleResult, type ScenarioResult, type StoreResult } from './results.js';
-import { SCENARIOS, selectScenarios, type Scenario } from './scenarios.js';
+import { nameSelected, SCENARIOS, selectScenarios, type Scenario } from './scenarios.js';
 import { seedPostgres } from './seed-postgres.js';
 import { seedSqlite, type SeedResult } from './seed-sqlite.js';
 import { startBaseline, startService, type Credentials, type Database } from './servers.js';
 import { GOALS, SCALE_SCENARIOS, targetRatio } from './targets.js';
+import { measureWithWrk } from './wrk-run.js';
 
 /** Cold starts measured for the time to ready (besides the main start). */
 const COLD_STARTS = 5;
@@ -65,7 +68,12 @@ async function measureScenario(scenario: Scenario, store: StoreKind, service: Ru
     label: `[${store}] ${scenario.name}`,
   });
   const target = targetRatio(store, scenario.name);
-  return { name: scenario.name, title: scenario.title, kind: scenario.kind, unit: scenario.unit, ...comparison, ...(target === undefined ? {} : { target }) };
+  // The reads by key, once more with wrk, right after their autocannon rounds.
+  const wrk = scenario.path && context.options.wrk ? await measureWithWrk(scenario.name, scenario.path, store, service, baseline, context) : undefined;
+  return {
+    name: scenario.name, title: scenario.title, kind: scenario.kind, unit: scenario.unit, ...comparison,
+    ...(target === undefined ? {} : { target }), ...(wrk === undefined ? {} : { wrk }),
+  };
 }
 
 async function measurePageDepth(store: StoreKind, service: RunningServer, baseline: RunningServer, context: StoreRunContext): Promise<PageDepthResult> {
@@ -128,39 +136,47 @@ async function measureScale(store: StoreKind, smallDb: Database, context: StoreR
   }
 }
 
-function selected(name: string, filters: readonly string[]): boolean {
-  return filters.length === 0 || filters.some((f) => name.includes(f));
-}
-
 export async function runStore(store: StoreKind, context: StoreRunContext): Promise<StoreResult> {
   const { options } = context;
   const { db, seed } = await seededDatabase(store, options.users, context);
   const durability = store === 'postgres'
     ? await durabilitySettings(options.postgresUrl)
     : { journal_mode: 'WAL', synchronous: 'FULL (the service default, set on every open)', filesystem: 'see the machine section' };
-  const readyMs = await coldStarts(db, context);
-  const service = await startService(options, context.runDir, db, context.credentials, { name: `${store}-service` });
+  const scenarios = selectScenarios(options.scenarios);
+  const pageDepth = nameSelected('page-depth', options.scenarios);
+  const floor = nameSelected('framework-floor', options.scenarios);
+  const features = featuresSelected(options);
+  // The features start a service per row: measured alone, they need no main service nor its cold starts.
+  const onlyFeatures = features && scenarios.length === 0 && !pageDepth && !floor;
+  const readyMs = onlyFeatures ? [] : await coldStarts(db, context);
+  const service = onlyFeatures ? undefined : await startService(options, context.runDir, db, context.credentials, { name: `${store}-service` });
   const baseline = await startBaseline(options, context.runDir, db);
   const result: StoreResult = {
-    store, users: options.users, seed, durability, readyMs: [service.readyMs, ...readyMs], baselineReadyMs: baseline.readyMs,
+    store, users: options.users, seed, durability, readyMs: service ? [service.readyMs, ...readyMs] : [], baselineReadyMs: baseline.readyMs,
     servicePeakRssMB: 0, baselinePeakRssMB: 0, scenarios: [], profiles: [],
   };
   try {
-    const scenarios = selectScenarios(options.scenarios);
-    const reads = scenarios.filter((s) => s.kind === 'read');
-    for (const scenario of reads) result.scenarios.push(await measureScenario(scenario, store, service, baseline, context));
-    // Before any write, so depth 10,000 is the same rows on both sides.
-    if (selected('page-depth', options.scenarios)) result.pageDepth = await measurePageDepth(store, service, baseline, context);
-    if (selected('framework-floor', options.scenarios)) result.floor = await measureFloor(store, db, baseline, context);
+    if (service) {
+      for (const scenario of scenarios.filter((s) => s.kind === 'read')) result.scenarios.push(await measureScenario(scenario, store, service, baseline, context));
+      // Before any write, so depth 10,000 is the same rows on both sides.
+      if (pageDepth) result.pageDepth = await measurePageDepth(store, service, baseline, context);
+    }
+    if (floor) result.floor = await measureFloor(store, db, baseline, context);
     if (options.scale) result.scale = await measureScale(store, db, context);
-    for (const scenario of scenarios.filter((s) => s.kind !== 'read')) result.scenarios.push(await measureScenario(scenario, store, service, baseline, context));
-    result.servicePeakRssMB = service.peakRssBytes() / MB;
+    if (service) {
+      for (const scenario of scenarios.filter((s) => s.kind !== 'read')) result.scenarios.push(await measureScenario(scenario, store, service, baseline, context));
+      result.servicePeakRssMB = service.peakRssBytes() / MB;
+      // The features' rows start services of their own: this one is done.
+      await service.stop();
+    }
+    // The peaks are those of the scenarios: taken before the features' rounds add to the baseline's.
     result.baselinePeakRssMB = baseline.peakRssBytes() / MB;
+    if (features) result.features = await measureFeatures(store, db, baseline, context);
   } finally {
-    await service.stop();
+    // stop() on a process that has already exited returns at once.
+    await service?.stop();
     await baseline.stop();
   }
   if (options.profile) result.profiles = await profileStore(store, db, context);
   return result;
 }
-

@@ -11,6 +11,15 @@ export function targetRatio(store: StoreKind, scenario: string): number | undefi
   return undefined;
 }
 
+/**
+ * What a read by key must reach when wrk drives it (one thread, 50 connections), if
+ * anything: a throughput ratio to the baseline, and the service's p99 in ms.
+ */
+export function wrkTargets(store: StoreKind, scenario: string): { ratio: number; p99Ms: number } | undefined {
+  if (scenario === 'read-uid' || scenario.startsWith('lookup-')) return { ratio: store === 'sqlite' ? 0.65 : 0.85, p99Ms: 10 };
+  return undefined;
+}
+
 export const GOALS = {
   /** Seeding 1,000,000 users into SQLite, in seconds. */
   seedMillionS: 30,
