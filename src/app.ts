@@ -14,6 +14,7 @@ import type { DestinationStream } from 'pino';
 import { createAccessControl } from './auth/access-control.js';
 import type { Config } from './config.js';
 import { installBodyParsers } from './http/body-parsers.js';
+import { buildLazySerializer } from './http/lazy-serializers.js';
 import { createIdempotency, purgeExpiredKeys } from './http/idempotency.js';
 import { drainConnectionsOnClose } from './http/connection-drain.js';
 import { registerApiDocument } from './http/openapi/api-document.js';
@@ -122,6 +123,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
     frameworkErrors: (error, request, reply) => answerBeforeRouting(error, request, reply),
     // The serializer's own Ajv (used for unions in response schemas) must know the formats too.
     serializerOpts: { ajv: { formats: USER_FORMATS } },
+    schemaController: { compilersFactory: { buildSerializer: buildLazySerializer } },
     ajv: { customOptions: { ...AJV_OPTIONS } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutMs;
