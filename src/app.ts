@@ -40,7 +40,6 @@ import { serializeError } from './observability/error-log.js';
 import { createMetrics, createRequestMetrics, installMetricsRoute, instrumentStore } from './observability/metrics.js';
 import { attachOverloadMonitor, monitorOverload, sheddingStep } from './observability/overload.js';
 import { accessLog, incomingRequestLog, serializeRequest } from './observability/request-log.js';
-import { lazyRequestLogger } from './observability/lazy-request-logger.js';
 import { throttledWarning } from './observability/throttled-warning.js';
 import type { UserStore } from './store/user-store.js';
 import { USER_FORMATS } from './users/user-formats.js';
@@ -95,7 +94,6 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
     },
     // request-log.ts writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    childLoggerFactory: lazyRequestLogger,
     bodyLimit: config.bodyLimit,
     http: {
       maxHeaderSize: config.maxHeaderBytes,
@@ -160,7 +158,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   const relayName = config.events.nats ? RELAY_NAME : undefined;
   const feedMetrics = createFeedMetrics({ registry: metrics.registry, events: store.events, subscribers: () => hub.size, ...(relayName ? { relayName } : {}) });
   const observedStore = instrumentStore(store, metrics.store, config.store.changeFeed ? feedMetrics.appended : undefined);
-  installResponseSteps(app, [createRequestMetrics(metrics), auditWrite, accessLog(app.log, config.logLevel)]);
+  installResponseSteps(app, [createRequestMetrics(metrics), auditWrite, accessLog(config.logLevel)]);
   app.addSchema(UserResource);
   app.addSchema(UserEvent);
   app.addSchema(ProblemSchema);

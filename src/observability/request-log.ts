@@ -9,8 +9,7 @@
  * values. A request no route matched is logged without its path: its target is
  * whatever the client typed.
  */
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import pino from 'pino';
+import type { FastifyRequest } from 'fastify';
 import { clientAddress } from '../http/client-address.js';
 import type { MatchedRoute, RequestStep, ResponseStep } from '../http/request-steps.js';
 
@@ -73,26 +72,10 @@ export function incomingRequestLog(logLevel: string): RequestStep | undefined {
 /**
  * The access line, one per request when its response is sent (info); Fastify's
  * own two lines are off (app.ts). Undefined above info, where it would write nothing.
- *
- * The line is the one `request.log.info({ req, res, responseTime }, 'request completed')`
- * would write (pino's level, time and bindings, then the request id), built here as
- * text and written to the logger's destination: pino would first make a child
- * logger for the request and walk the object through its serializers, the largest
- * single cost of a read (docs/performance.md, Reads). Every string in it goes
- * through JSON.stringify, so nothing a client sends can break the line.
  */
-export function accessLog(logger: FastifyBaseLogger, logLevel: string): ResponseStep | undefined {
+export function accessLog(logLevel: string): ResponseStep | undefined {
   if (!['info', 'debug', 'trace'].includes(logLevel)) return undefined;
-  const root = logger as unknown as Record<symbol, unknown>;
-  const destination = root[pino.symbols.streamSym] as { write(line: string): void };
-  // The root logger's bindings as pino renders them (`,"pid":…,"hostname":"…"`).
-  const bindings = root[pino.symbols.chindingsSym] as string;
   return (request, reply, matched) => {
-    const { method, url, route, remoteAddress } = requestRecord(request, matched);
-    destination.write(
-      `{"level":30,"time":${Date.now()}${bindings},"reqId":${JSON.stringify(request.id)},` +
-        `"req":{"method":${JSON.stringify(method)},"url":${JSON.stringify(url)},${route === undefined ? '' : `"route":${JSON.stringify(route)},`}"remoteAddress":${JSON.stringify(remoteAddress)}},` +
-        `"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`,
-    );
+    request.log.info({ req: requestRecord(request, matched), res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
   };
 }
