@@ -61,8 +61,8 @@ function frameName(node: ProfileNode, root: string): string {
   return `${name} (${file}:${lineNumber + 1})`;
 }
 
-/** The `limit` functions with the most self time in one profile. */
-export function summariseProfile(path: string, root: string, limit = 20): ProfileSummary {
+/** The `limit` functions (and `components` components) with the most self time in one profile. */
+export function summariseProfile(path: string, root: string, limit = 20, components = 12): ProfileSummary {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<string, number>();
@@ -88,7 +88,7 @@ export function summariseProfile(path: string, root: string, limit = 20): Profil
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)
     .map(([frame, us]) => ({ frame, selfMs: us / 1000, percent: total === 0 ? 0 : (100 * us) / total }));
-  return { totalMs: total / 1000, idlePercent: total === 0 ? 0 : (100 * idle) / total, top: rank(selfUs, limit), byComponent: rank(componentUs, 12) };
+  return { totalMs: total / 1000, idlePercent: total === 0 ? 0 : (100 * idle) / total, top: rank(selfUs, limit), byComponent: rank(componentUs, components) };
 }
 
 /** A plain-text table of a summary, for the console and the notes. */
