@@ -20,7 +20,7 @@ import { createSchema, deleteSchema, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, p
 import type { UserService } from './user-service.js';
 import { FEED_POSITION } from '../events/event-schemas.js';
 
-const canonicalPath = (user: User) => `/users/${user.uid}`;
+const canonicalPath = (user: Pick<User, 'uid'>) => `/users/${user.uid}`;
 
 /** Methods of `/users/{uid}`; the lookup path `/users/{key}:{value}` is read-only (seed §4 rule 5, also for `uid:`). */
 const CANONICAL_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'];
@@ -55,22 +55,19 @@ function ifMatch(request: FastifyRequest): Precondition | undefined {
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /**
- * The headers of a user's representation. Its body is sent as the stored text
- * (a string with a JSON content type passes Fastify's serialiser untouched), so
- * a read, a write's answer and the change event carry the same bytes.
+ * The headers of every answer that carries a user's representation, its 304 included.
+ * The body is sent as the stored text (a string with a JSON content type passes
+ * Fastify's serialiser untouched), so a read, a write's answer and the change event
+ * carry the same bytes.
  */
-function representationHeaders(reply: FastifyReply, { uid, etag }: UserRepresentation): FastifyReply {
-  return reply.header('etag', etag).header('content-location', `/users/${uid}`).header('cache-control', 'no-cache').header('content-type', JSON_UTF8);
+function representationHeaders(representation: UserRepresentation): Record<string, string> {
+  return { etag: representation.etag, 'content-location': canonicalPath(representation), 'cache-control': 'no-cache' };
 }
 
 /** The answer to a write, as sent and as an Idempotency-Key keeps it. */
 function userResponse(status: number, user: User, extra: Record<string, string> = {}): StoredResponse {
-  const { json, etag } = representationOf(user);
-  return {
-    status,
-    headers: { 'content-type': JSON_UTF8, etag, 'content-location': canonicalPath(user), 'cache-control': 'no-cache', ...extra },
-    body: json,
-  };
+  const representation = representationOf(user);
+  return { status, headers: { 'content-type': JSON_UTF8, ...representationHeaders(representation), ...extra }, body: representation.json };
 }
 
 /** `GET /users?…` URL of the next page: the same filters and limit, the new cursor. */
@@ -111,18 +108,18 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
     schema: readSchema,
     handler: async (request, reply) => {
       const { user, position } = await service.read(request.params.ref);
-      representationHeaders(reply, user).header(FEED_POSITION, String(position));
+      reply.headers(representationHeaders(user)).header(FEED_POSITION, String(position));
       const ifNoneMatch = request.headers['if-none-match'];
       // No body: a 304 carries neither Content-Length nor Content-Type (RFC 9110 §15.4.5).
-      if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, user.etag)) return reply.code(304).removeHeader('content-type').send(undefined as never);
-      return reply.send(user.json as never);
+      if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, user.etag)) return reply.code(304).send(undefined as never);
+      return reply.type(JSON_UTF8).send(user.json as never);
     },
   });
 
   const canonicalWrite = { access: 'users:write', requestHeaders: IF_MATCH, ...refRoute } as const;
   app.put('/users/:ref', { config: canonicalWrite, schema: replaceSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
     const representation = representationOf(await service.replace(request.params.ref, request.body, ifMatch(request)));
-    return representationHeaders(reply, representation).send(representation.json as never);
+    return reply.headers(representationHeaders(representation)).type(JSON_UTF8).send(representation.json as never);
   });
 
   const patchConfig = {

@@ -52,7 +52,7 @@ export function rowValues(user: User) {
 }
 
 /** The representation columns of a user's row (migration 6). */
-export function storedRepresentation(user: User): { representation: string; etag: string } {
+function storedRepresentation(user: User): { representation: string; etag: string } {
   const { json, etag } = representationOf(user);
   return { representation: json, etag };
 }
