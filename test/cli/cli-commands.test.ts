@@ -5,9 +5,11 @@
  * openapi. Real processes throughout.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { STORE_SETTINGS, SETTINGS, optionName } from '../../src/cli/settings.js';
 import { ADMIN_URL, postgresSkipReason } from '../helpers/postgres.js';
@@ -28,6 +30,14 @@ describe('user-service CLI', () => {
     dir = mkdtempSync(join(tmpdir(), 'user-service-cli-'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the built command runs by its own path, as `npx user-service` and an installed bin run it', () => {
+    const bin = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+    const run = spawnSync(bin, ['--help'], { encoding: 'utf8' });
+    assert.equal(run.error, undefined, `not executable: ${run.error?.message}`);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /\n  serve /);
+  });
 
   it('--help shows each command its own options and only the settings it uses', async () => {
     const top = await runCli(['--help']);
