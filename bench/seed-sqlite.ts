@@ -17,7 +17,8 @@
  * Tried and dropped: sorting the key rows in JavaScript instead (no faster).
  */
 import { startSeedClock, type SeedResult } from './seed-clock.js';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import Database from '../src/store/sqlite/sqlite-driver.js';
 import { migrateSqlite } from '../src/store/sqlite/sqlite-migrations.js';
 import { representationOf } from '../src/users/user-representation.js';
 import { seedRow } from './seed-data.js';
@@ -32,8 +33,8 @@ const USER_COLUMNS = '(uid, username, email_address, legacy_ids, display_name, d
 export type { SeedResult };
 
 /** Inserts rows of `width` values through multi-row statements of up to `rowsPerStatement` rows, each prepared once. */
-function batchInserter(db: Database.Database, sqlHead: string, width: number, rowsPerStatement: number) {
-  const statements = new Map<number, Database.Statement>();
+function batchInserter(db: BetterSqlite3.Database, sqlHead: string, width: number, rowsPerStatement: number) {
+  const statements = new Map<number, BetterSqlite3.Statement>();
   const tuple = `(${Array(width).fill('?').join(', ')})`;
   const statement = (rows: number) => {
     let prepared = statements.get(rows);

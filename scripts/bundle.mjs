@@ -4,7 +4,8 @@
 // parsed in one go (docs/performance.md, "Start-up"). `npm start` and the
 // end-to-end tests run this bundle; dist/src stays the library and CLI build.
 //
-// Left outside the bundle: native and lazily loaded drivers (better-sqlite3,
+// Left outside the bundle: native and lazily loaded drivers (better-sqlite3 and
+// better-sqlite3-node-api: src/store/sqlite/sqlite-driver.ts picks one by Node-API version;
 // postgres, ioredis: each store still loads only its own driver, and dynamic
 // imports become chunks loaded on demand), @fastify/swagger-ui (it serves its
 // files from its own folder) and pino (its transports resolve worker files).
@@ -27,7 +28,7 @@ await build({
   sourcemap: 'linked',
   // Stack traces map to src/ without copying every source into the map (smaller map, faster start).
   sourcesContent: false,
-  external: ['better-sqlite3', 'postgres', 'ioredis', '@fastify/swagger-ui', 'pino'],
+  external: ['better-sqlite3', 'better-sqlite3-node-api', 'postgres', 'ioredis', '@fastify/swagger-ui', 'pino'],
   // The bundled CommonJS packages (Fastify and its plugins) call require() for Node's modules.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   // Whitespace and syntax only: names stay, and the source map still points into src/.

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import Database from '../src/store/sqlite/sqlite-driver.js';
 import { spawnChildServer, startChildServer, type ChildServer, type StartedChildServer } from './helpers/child-server.js';
 import { newUser } from './helpers/test-server.js';
 

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import Database from 'better-sqlite3';
+import Database from '../../src/store/sqlite/sqlite-driver.js';
 import postgres from 'postgres';
 import { startChildServer, type StartedChildServer } from '../helpers/child-server.js';
 import type { TestResponse } from '../helpers/http-client.js';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import Database from 'better-sqlite3';
+import Database from '../../src/store/sqlite/sqlite-driver.js';
 import { createGroupCommit } from '../../src/store/sqlite/group-commit.js';
 
 function table() {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import Database from '../../src/store/sqlite/sqlite-driver.js';
 import { v7 as uuidv7 } from 'uuid';
 import { configureConnection, openSqliteDatabase } from '../../src/store/sqlite/sqlite-connection.js';
 import { applySqliteMigrations, SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';

@@ -5,7 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import Database from './sqlite-driver.js';
 
 export type SqliteSynchronous = 'FULL' | 'NORMAL';
 
@@ -25,7 +26,7 @@ export interface SqliteConnectionOptions {
   bulkWrites?: boolean;
 }
 
-export function configureConnection(db: Database.Database, options: SqliteConnectionOptions): void {
+export function configureConnection(db: BetterSqlite3.Database, options: SqliteConnectionOptions): void {
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
@@ -40,7 +41,7 @@ export function configureConnection(db: Database.Database, options: SqliteConnec
 }
 
 /** Opens (creating if needed, unless `mustExist`) `path`, or an in-memory database for `:memory:`. */
-export function openSqliteDatabase(path: string, options: SqliteConnectionOptions = {}): Database.Database {
+export function openSqliteDatabase(path: string, options: SqliteConnectionOptions = {}): BetterSqlite3.Database {
   const mustExist = options.mustExist === true && path !== ':memory:';
   if (path !== ':memory:' && !mustExist) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { fileMustExist: mustExist });
