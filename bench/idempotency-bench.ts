@@ -6,10 +6,12 @@
  *
  *   npm run bench:idempotency     (BENCH_STORES, BENCH_DURATION_S, BENCH_ROUNDS as for npm run bench;
  *                                  BENCH_IDEMPOTENCY_KEYS=v7 sends time-ordered keys;
+ *                                  BENCH_IDEMPOTENCY_USERNAMES=random gives each user a username
+ *                                  that sorts anywhere among the others, as real ones do;
  *                                  BENCH_PROFILE=1 then profiles a keyed and a plain instance
  *                                  under node --cpu-prof, each on a fresh database)
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
@@ -24,6 +26,15 @@ import { startService } from './servers.js';
 const options = loadBenchOptions(process.cwd());
 /** BENCH_IDEMPOTENCY_KEYS=v7: time-ordered keys (UUIDv7) instead of random ones (UUIDv4, the default). */
 const newKey = process.env.BENCH_IDEMPOTENCY_KEYS === 'v7' ? uuidv7 : randomUUID;
+/**
+ * Usernames (and the email addresses made from them) in creation order by default
+ * (`idem.<tag>.<n>`: each lands beside the last in SQLite's key index, which makes a
+ * plain create write fewer pages than real creates do); BENCH_IDEMPOTENCY_USERNAMES=random
+ * puts a random prefix first, so each lands on a page of its own, like a directory's real names.
+ */
+const usernames = process.env.BENCH_IDEMPOTENCY_USERNAMES ?? 'consecutive';
+if (usernames !== 'consecutive' && usernames !== 'random') throw new Error('BENCH_IDEMPOTENCY_USERNAMES must be consecutive or random');
+const prefix = usernames === 'random' ? () => `${randomBytes(5).toString('hex')}.` : () => '';
 
 function creates(tag: string, withKey: boolean): autocannon.Request[] {
   let n = 0;
@@ -32,7 +43,7 @@ function creates(tag: string, withKey: boolean): autocannon.Request[] {
       method: 'POST',
       path: '/users',
       setupRequest: (request) => {
-        const name = `idem.${tag}.${n++}`;
+        const name = `${prefix()}idem.${tag}.${n++}`;
         const headers: Record<string, string> = { 'content-type': 'application/json', ...(withKey ? { 'idempotency-key': `"${newKey()}"` } : {}) };
         return { ...request, headers: { ...request.headers, ...headers }, body: JSON.stringify({ username: name, email_address: `${name}@bench.example`, display_name: 'Bench User' }) };
       },

@@ -5,28 +5,37 @@
  * transactions of 16 at synchronous=FULL in WAL mode, without a record and with
  * a record under each layout, on a fresh file each.
  *
- *   npm run build && node dist/bench/idempotency-layouts.js [creates, default 40000]
+ *   npm run build && node dist/bench/idempotency-layouts.js [creates, default 40000] [consecutive|random]
  *
  * Layouts: `without-rowid` (migration 2: rows ordered by scope and key),
  * `rowid` (migration 5: rows in insertion order, a unique index on scope and
- * key), `hash` (rows in insertion order, an index on an 8-byte hash of the key).
+ * key), `rowid-v7` (the same, with time-ordered keys: what a key that sorts after
+ * the last one costs, against a random one), `hash` (rows in insertion order, an
+ * index on an 8-byte hash of the key). Usernames (and the email addresses made
+ * from them) are consecutive by default, so their key rows land beside the last
+ * ones; `random` puts a random prefix first, as real names sort.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../src/store/sqlite/sqlite-driver.js';
 import { v7 as uuidv7 } from 'uuid';
 
 const CREATES = Number(process.argv[2] ?? 40_000);
 const PER_TRANSACTION = 16;
+const USERNAMES = process.argv[3] ?? 'consecutive';
+if (USERNAMES !== 'consecutive' && USERNAMES !== 'random') throw new Error('usernames: consecutive or random');
+const nameOf = (n: number) => (USERNAMES === 'random' ? `${randomBytes(5).toString('hex')}.u${n}` : `u${n}`);
 
+const ROWID = `CREATE TABLE idem (id INTEGER PRIMARY KEY, scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT, status INT, headers TEXT, body TEXT, expires_at INT);
+    CREATE UNIQUE INDEX idem_by_key ON idem (scope, key); CREATE INDEX idem_by_expiry ON idem (expires_at);`;
 const LAYOUTS: Record<string, string> = {
   none: '',
   'without-rowid': `CREATE TABLE idem (scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT, status INT, headers TEXT, body TEXT, expires_at INT, PRIMARY KEY (scope, key)) WITHOUT ROWID;
     CREATE INDEX idem_by_expiry ON idem (expires_at);`,
-  rowid: `CREATE TABLE idem (id INTEGER PRIMARY KEY, scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT, status INT, headers TEXT, body TEXT, expires_at INT);
-    CREATE UNIQUE INDEX idem_by_key ON idem (scope, key); CREATE INDEX idem_by_expiry ON idem (expires_at);`,
+  rowid: ROWID,
+  'rowid-v7': ROWID,
   hash: `CREATE TABLE idem (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT, status INT, headers TEXT, body TEXT, expires_at INT);
     CREATE INDEX idem_by_hash ON idem (hash); CREATE INDEX idem_by_expiry ON idem (expires_at);`,
 };
@@ -55,12 +64,13 @@ function measure(layout: string, dir: string): number {
     db.transaction(() => {
       for (let i = 0; i < PER_TRANSACTION; i++, n++) {
         const uid = uuidv7();
-        insertUser.run(uid, `u${n}`, `u${n}@bench.example`, body);
-        insertKey.run('username', `u${n}`, uid);
-        insertKey.run('email_address', `u${n}@bench.example`, uid);
+        const name = nameOf(n);
+        insertUser.run(uid, name, `${name}@bench.example`, body);
+        insertKey.run('username', name, uid);
+        insertKey.run('email_address', `${name}@bench.example`, uid);
         insertEvent.run('user.created', uid, now, body);
         if (!insertRecord) continue;
-        const key = randomUUID();
+        const key = layout === 'rowid-v7' ? uuidv7() : randomUUID();
         const record = ['client', key, 'f'.repeat(43), 201, headers, body, Date.now() + 86_400_000];
         if (layout === 'hash') insertRecord.run(createHash('sha256').update(`client\u0000${key}`).digest().readBigInt64BE(0), ...record);
         else insertRecord.run(...record);
@@ -73,6 +83,7 @@ function measure(layout: string, dir: string): number {
 
 const dir = mkdtempSync(join(tmpdir(), 'idempotency-layouts-'));
 try {
+  console.log(`${CREATES} creates per layout, ${USERNAMES} usernames`);
   for (const layout of Object.keys(LAYOUTS)) console.log(`${layout.padEnd(14)} ${measure(layout, dir).toFixed(0).padStart(7)} creates/s`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -21,42 +21,37 @@ interface Row {
 const PLACEHOLDER: StoredResponse = { status: 0, headers: {}, body: '' };
 
 export function sqliteIdempotency(db: Database.Database) {
-  const upsert = db.prepare(
+  // Positional parameters: binding by name costs a property lookup per parameter, and a
+  // keyed create runs this once (docs/performance.md, Idempotency-Key).
+  const upsert = db.prepare<[string, string, string, number, string, string, number, number]>(
     `INSERT INTO idempotency_keys (scope, key, fingerprint, status, headers, body, expires_at)
-     VALUES (@scope, @key, @fingerprint, @status, @headers, @body, @expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
        headers = excluded.headers, body = excluded.body, expires_at = excluded.expires_at
-     WHERE idempotency_keys.expires_at <= @now`,
+     WHERE idempotency_keys.expires_at <= ?`,
   );
-  const answer = db.prepare('UPDATE idempotency_keys SET status = @status, headers = @headers, body = @body WHERE scope = @scope AND key = @key');
+  const answer = db.prepare<[number, string, string, string, string]>('UPDATE idempotency_keys SET status = ?, headers = ?, body = ? WHERE scope = ? AND key = ?');
   const select = db.prepare<[string, string, number], Row>('SELECT fingerprint, status, headers, body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ? AND expires_at > ?');
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)');
 
-  const params = (record: IdempotencyRecord, now: number) => ({
-    scope: record.scope,
-    key: record.key,
-    fingerprint: record.fingerprint,
-    status: record.response.status,
-    headers: JSON.stringify(record.response.headers),
-    body: record.response.body,
-    expires_at: record.expiresAt,
-    now,
-  });
+  /** Records the key with `response` unless it is recorded and not expired at `now`; whether it did. */
+  const insert = (record: Omit<IdempotencyRecord, 'response'>, response: StoredResponse, now: number): boolean =>
+    upsert.run(record.scope, record.key, record.fingerprint, response.status, JSON.stringify(response.headers), response.body, record.expiresAt, now).changes === 1;
 
   return {
     /** Inserts the record unless the key is recorded and not expired; returns whether it did. */
     save(record: IdempotencyRecord, now: number): boolean {
-      return upsert.run(params(record, now)).changes === 1;
+      return insert(record, record.response, now);
     },
 
     /** Claims the key inside the current transaction, or throws IdempotencyKeyTaken. */
     claim(record: Omit<IdempotencyRecord, 'response'>, now: number, response: StoredResponse = PLACEHOLDER): void {
-      if (upsert.run(params({ ...record, response }, now)).changes !== 1) throw new IdempotencyKeyTaken();
+      if (!insert(record, response, now)) throw new IdempotencyKeyTaken();
     },
 
     /** Stores the answer of a key claimed in the current transaction. */
     answer(record: Pick<IdempotencyRecord, 'scope' | 'key'>, response: StoredResponse): void {
-      answer.run({ scope: record.scope, key: record.key, status: response.status, headers: JSON.stringify(response.headers), body: response.body });
+      answer.run(response.status, JSON.stringify(response.headers), response.body, record.scope, record.key);
     },
 
     find(scope: string, key: string, now: number): IdempotencyRecord | undefined {
