@@ -11,7 +11,9 @@
  *   refuses a message out of order whoever sends it; the id is the position, so
  *   a resend inside the stream's duplicate window is dropped as a duplicate.
  *   After any refusal or failure the relay reads where the stream stands and
- *   goes on from there.
+ *   goes on from there. A stream an operator purged holds no message to read
+ *   a position from: the relay goes on after the position it recorded as
+ *   published, and the stream numbers the new messages after the purged ones.
  * - Nothing lost to retention: the relay records how far it published, and
  *   retention never deletes past it (retention.ts).
  * - An outage of NATS stops nothing else: writes and the HTTP feed go on; the
@@ -49,6 +51,11 @@ interface Session {
   after: number;
   /** The stream's last message id (a position); undefined while the stream holds none. */
   lastId: number | undefined;
+  /**
+   * While the stream holds no message: its last sequence number, which the first message
+   * expects (0 for a new stream; a purged one goes on numbering after its purged messages).
+   */
+  emptyAfter: number;
 }
 
 /** Events read per page, and published before the relay records its position. */
@@ -85,21 +92,24 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
     await closing?.close().catch(() => {});
   }
 
-  /** The position of the stream's last message (its id), or undefined when the stream holds none. */
-  async function streamPosition(jsm: JetStreamManager): Promise<number | undefined> {
+  /**
+   * Where the stream stands: the position of its last message (its id), or, when it holds
+   * none (new, or purged by an operator), its last sequence number.
+   */
+  async function streamPosition(jsm: JetStreamManager): Promise<{ lastId: number } | { lastId: undefined; emptyAfter: number }> {
     const info = await jsm.streams.info(nats.stream).catch((error: unknown) => {
       if (error instanceof JetStreamApiError && error.code === 10059) return undefined;
       throw error;
     });
     if (info === undefined) {
       await jsm.streams.add({ name: nats.stream, subjects: [`${nats.subjectPrefix}.>`] });
-      return undefined;
+      return { lastId: undefined, emptyAfter: 0 };
     }
-    if (info.state.last_seq === 0) return undefined;
+    if (info.state.messages === 0) return { lastId: undefined, emptyAfter: info.state.last_seq };
     const last = await jsm.streams.getMessage(nats.stream, { seq: info.state.last_seq });
     const id = last?.header.get(MSG_ID);
     if (!id || !/^[0-9]+$/.test(id)) throw new Error(`stream ${nats.stream}'s last message has no position as its ${MSG_ID}; is the stream shared with another publisher?`);
-    return Number(id);
+    return { lastId: Number(id) };
   }
 
   /** Connects, makes the stream when missing, and reads where it stands. */
@@ -107,8 +117,10 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
     const connection = await connect({ servers: nats.servers, name: 'user-service change-feed relay', maxReconnectAttempts: 0 });
     try {
       const stored = await streamPosition(await jetstreamManager(connection));
-      // The stream is the truth; a new or emptied stream starts after what was recorded as published.
-      return { connection, js: jetstream(connection), after: stored ?? (await events.relayPosition(name)), lastId: stored };
+      const js = jetstream(connection);
+      // The stream is the truth; a new or emptied (purged) stream starts after what was recorded as published.
+      if (stored.lastId !== undefined) return { connection, js, after: stored.lastId, lastId: stored.lastId, emptyAfter: 0 };
+      return { connection, js, after: await events.relayPosition(name), lastId: undefined, emptyAfter: stored.emptyAfter };
     } catch (error) {
       await connection.close().catch(() => {});
       throw error;
@@ -132,7 +144,7 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
         if (stopped) return;
         if (!leadership.isLeader()) return disconnect();
         const acks = page.events.slice(i, i + WINDOW).map((event) => {
-          const expect = lastId === undefined ? { lastSequence: 0 } : { lastMsgID: String(lastId) };
+          const expect = lastId === undefined ? { lastSequence: current.emptyAfter } : { lastMsgID: String(lastId) };
           const h = headers();
           h.set('Content-Type', CLOUDEVENTS_JSON);
           const ack = js.publish(subjectOf(nats.subjectPrefix, event), render(event), { msgID: String(event.position), expect, headers: h });

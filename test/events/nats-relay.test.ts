@@ -12,14 +12,18 @@ import { applyRetention } from '../../src/events/retention.js';
 import { RELAY_NAME } from '../../src/events/nats-relay.js';
 import type { User } from '../../src/users/user.js';
 import { startChildServer, type StartedChildServer } from '../helpers/child-server.js';
-import { natsSkipReason, startPrivateNats, streamMessages, uniqueStream, type StreamMessage } from '../helpers/nats.js';
+import { natsSkipReason, purgeStream, startPrivateNats, streamMessages, uniqueStream, type StreamMessage } from '../helpers/nats.js';
 import { createTestDatabase, postgresSkipReason } from '../helpers/postgres.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { newUser, startTestServer, type TestServer } from '../helpers/test-server.js';
 
-/** Polls until `ready` holds: what the relay publishes arrives a moment after the write. No time limit but the test's. */
-async function until<T>(read: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
+/**
+ * Polls until `ready` holds: what the relay publishes arrives a moment after the write. No
+ * time limit but the test's: given the test's `signal`, it stops when the test times out.
+ */
+async function until<T>(read: () => Promise<T>, ready: (value: T) => boolean, signal?: AbortSignal): Promise<T> {
   for (;;) {
+    signal?.throwIfAborted();
     const value = await read();
     if (ready(value)) return value;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -27,7 +31,7 @@ async function until<T>(read: () => Promise<T>, ready: (value: T) => boolean): P
 }
 
 /** The stream's messages once it holds `count` of them. */
-const messagesOnce = (stream: string, count: number, url?: string) => until(() => streamMessages(stream, url), (m) => m.length >= count);
+const messagesOnce = (stream: string, count: number, url?: string, signal?: AbortSignal) => until(() => streamMessages(stream, url), (m) => m.length >= count, signal);
 
 /** Each position once, in order, from 1 to the last, with no gap. */
 function assertGapless(messages: StreamMessage[], last: number): void {
@@ -114,6 +118,50 @@ describe('the NATS relay while NATS is down', noNats ? { skip: noNats } : {}, ()
       await nats.start();
       const messages = await messagesOnce(target.stream, 25, nats.url);
       assertGapless(messages, 25);
+    } finally {
+      await server.close();
+      await nats.remove();
+    }
+  });
+});
+
+describe('the NATS relay after an operator purges its stream', noNats ? { skip: noNats } : {}, () => {
+  // Bounded so that a relay stuck on the purged stream fails the test instead of hanging the run.
+  it('goes on with the events after those it published: the stream holds them alone, in order', { timeout: 60_000 }, async (t) => {
+    const target = uniqueStream();
+    const server = await startTestServer({ env: { ...target.env, LOG_LEVEL: 'silent' } });
+    try {
+      await createUsers(server, 3);
+      await messagesOnce(target.stream, 3, undefined, t.signal);
+      await purgeStream(target.stream);
+      assert.deepEqual(await streamMessages(target.stream), []);
+      await createUsers(server, 4);
+      const messages = await messagesOnce(target.stream, 4, undefined, t.signal);
+      assert.deepEqual(messages.map((m) => Number(m.id)), [4, 5, 6, 7]);
+      assert.deepEqual(messages.map((m) => m.seq), [4, 5, 6, 7], 'the stream numbers them after the purged ones');
+      await until(() => server.store.events.relayPosition(RELAY_NAME), (p) => p === 7, t.signal);
+    } finally {
+      await server.close();
+      await target.cleanup();
+    }
+  });
+
+  it('a relay that starts on a purged stream (its connection lost, NATS restarted) goes on after its recorded position', { timeout: 60_000 }, async (t) => {
+    const nats = await startPrivateNats();
+    const target = uniqueStream(nats.url);
+    const server = await startTestServer({ env: { ...target.env, LOG_LEVEL: 'silent' } });
+    try {
+      await createUsers(server, 3);
+      await messagesOnce(target.stream, 3, nats.url, t.signal);
+      await until(() => server.store.events.relayPosition(RELAY_NAME), (p) => p === 3, t.signal);
+      await purgeStream(target.stream, nats.url);
+      // The relay's connection ends with the server: its next session reads the purged stream afresh.
+      await nats.stop();
+      await nats.start();
+      await createUsers(server, 2);
+      const messages = await messagesOnce(target.stream, 2, nats.url, t.signal);
+      assert.deepEqual(messages.map((m) => Number(m.id)), [4, 5]);
+      assert.deepEqual(messages.map((m) => m.seq), [4, 5]);
     } finally {
       await server.close();
       await nats.remove();

@@ -94,6 +94,16 @@ export async function streamMessages(stream: string, url = NATS_URL): Promise<St
   }
 }
 
+/** Purges every message of the stream, as an operator's `nats stream purge` does: its sequence numbers go on from where they were. */
+export async function purgeStream(stream: string, url = NATS_URL): Promise<void> {
+  const nc = await connect({ servers: url });
+  try {
+    await (await jetstreamManager(nc)).streams.purge(stream);
+  } finally {
+    await nc.close();
+  }
+}
+
 export interface PrivateNats {
   url: string;
   /** Stops the server (SIGTERM) and waits for it to exit; its data stays. */
