@@ -12,7 +12,7 @@ import { applyRetention } from '../../src/events/retention.js';
 import { RELAY_NAME } from '../../src/events/nats-relay.js';
 import type { User } from '../../src/users/user.js';
 import { startChildServer, type StartedChildServer } from '../helpers/child-server.js';
-import { natsSkipReason, purgeStream, startPrivateNats, streamMessages, uniqueStream, type StreamMessage } from '../helpers/nats.js';
+import { natsSkipReason, purgeStream, startPrivateNats, streamMessages, uniqueStream, type StreamMessage, type TestStream } from '../helpers/nats.js';
 import { createTestDatabase, postgresSkipReason } from '../helpers/postgres.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { newUser, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -125,23 +125,52 @@ describe('the NATS relay while NATS is down', noNats ? { skip: noNats } : {}, ()
   });
 });
 
-describe('the NATS relay after an operator purges its stream', noNats ? { skip: noNats } : {}, () => {
+/**
+ * A server relaying to `target` that has published three creates and recorded them,
+ * handed to `steps`; closed afterwards. `signal`: the test's, so polling ends with it.
+ */
+async function afterThreePublished(target: TestStream, url: string | undefined, signal: AbortSignal, steps: (server: TestServer) => Promise<void>): Promise<void> {
+  const server = await startTestServer({ env: { ...target.env, LOG_LEVEL: 'silent' } });
+  try {
+    await createUsers(server, 3);
+    await messagesOnce(target.stream, 3, url, signal);
+    await until(() => server.store.events.relayPosition(RELAY_NAME), (p) => p === 3, signal);
+    await steps(server);
+  } finally {
+    await server.close();
+  }
+}
+
+describe('the NATS relay after an operator purges or deletes its stream', noNats ? { skip: noNats } : {}, () => {
   // Bounded so that a relay stuck on the purged stream fails the test instead of hanging the run.
   it('goes on with the events after those it published: the stream holds them alone, in order', { timeout: 60_000 }, async (t) => {
     const target = uniqueStream();
-    const server = await startTestServer({ env: { ...target.env, LOG_LEVEL: 'silent' } });
     try {
-      await createUsers(server, 3);
-      await messagesOnce(target.stream, 3, undefined, t.signal);
-      await purgeStream(target.stream);
-      assert.deepEqual(await streamMessages(target.stream), []);
-      await createUsers(server, 4);
-      const messages = await messagesOnce(target.stream, 4, undefined, t.signal);
-      assert.deepEqual(messages.map((m) => Number(m.id)), [4, 5, 6, 7]);
-      assert.deepEqual(messages.map((m) => m.seq), [4, 5, 6, 7], 'the stream numbers them after the purged ones');
-      await until(() => server.store.events.relayPosition(RELAY_NAME), (p) => p === 7, t.signal);
+      await afterThreePublished(target, undefined, t.signal, async (server) => {
+        await purgeStream(target.stream);
+        assert.deepEqual(await streamMessages(target.stream), []);
+        await createUsers(server, 4);
+        const messages = await messagesOnce(target.stream, 4, undefined, t.signal);
+        assert.deepEqual(messages.map((m) => Number(m.id)), [4, 5, 6, 7]);
+        assert.deepEqual(messages.map((m) => m.seq), [4, 5, 6, 7], 'the stream numbers them after the purged ones');
+        await until(() => server.store.events.relayPosition(RELAY_NAME), (p) => p === 7, t.signal);
+      });
     } finally {
-      await server.close();
+      await target.cleanup();
+    }
+  });
+
+  it('a deleted stream is made again and takes the events after those the relay published', { timeout: 60_000 }, async (t) => {
+    const target = uniqueStream();
+    try {
+      await afterThreePublished(target, undefined, t.signal, async (server) => {
+        await target.cleanup(); // deletes the stream
+        await createUsers(server, 2);
+        const messages = await messagesOnce(target.stream, 2, undefined, t.signal);
+        assert.deepEqual(messages.map((m) => Number(m.id)), [4, 5]);
+        assert.deepEqual(messages.map((m) => m.seq), [1, 2], 'a new stream, numbered from 1');
+      });
+    } finally {
       await target.cleanup();
     }
   });
@@ -149,21 +178,18 @@ describe('the NATS relay after an operator purges its stream', noNats ? { skip: 
   it('a relay that starts on a purged stream (its connection lost, NATS restarted) goes on after its recorded position', { timeout: 60_000 }, async (t) => {
     const nats = await startPrivateNats();
     const target = uniqueStream(nats.url);
-    const server = await startTestServer({ env: { ...target.env, LOG_LEVEL: 'silent' } });
     try {
-      await createUsers(server, 3);
-      await messagesOnce(target.stream, 3, nats.url, t.signal);
-      await until(() => server.store.events.relayPosition(RELAY_NAME), (p) => p === 3, t.signal);
-      await purgeStream(target.stream, nats.url);
-      // The relay's connection ends with the server: its next session reads the purged stream afresh.
-      await nats.stop();
-      await nats.start();
-      await createUsers(server, 2);
-      const messages = await messagesOnce(target.stream, 2, nats.url, t.signal);
-      assert.deepEqual(messages.map((m) => Number(m.id)), [4, 5]);
-      assert.deepEqual(messages.map((m) => m.seq), [4, 5]);
+      await afterThreePublished(target, nats.url, t.signal, async (server) => {
+        await purgeStream(target.stream, nats.url);
+        // The relay's connection ends with the server: its next session reads the purged stream afresh.
+        await nats.stop();
+        await nats.start();
+        await createUsers(server, 2);
+        const messages = await messagesOnce(target.stream, 2, nats.url, t.signal);
+        assert.deepEqual(messages.map((m) => Number(m.id)), [4, 5]);
+        assert.deepEqual(messages.map((m) => m.seq), [4, 5]);
+      });
     } finally {
-      await server.close();
       await nats.remove();
     }
   });

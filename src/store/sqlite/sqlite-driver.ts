@@ -8,7 +8,7 @@
  * destroyed, at exit or at any moment while running; 13 is built on Node-API 10,
  * which Node.js 20 lacks, and crashes there as it opens a database. Both are
  * dependencies (13 under the alias better-sqlite3-node-api) and have the same API,
- * so one set of types serves both (README, "Installing").
+ * so one set of types serves both (README, the paragraph on installing).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 
