@@ -156,6 +156,16 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     `);
     await fillRepresentations(tx);
   },
+  // 7: a sequencer run (migration 5) finds unnumbered events by an index scan of
+  // events_unsequenced, never a bitmap scan. Numbering updates each event row, so the old
+  // versions' entries stay in the indexes until VACUUM: tens of thousands after an import.
+  // An index scan marks them dead once and skips them after; a bitmap scan, which the
+  // planner picks while the statistics still count unnumbered rows, visits every one's
+  // heap page in every run (test/events/postgres-sequencer-plan.test.ts). Set on the
+  // function, it holds for instances of earlier releases, which call the same function.
+  `
+  ALTER FUNCTION sequence_events(bigint, integer, text) SET enable_bitmapscan = off;
+  `,
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */
