@@ -23,6 +23,17 @@ const PAGE = 1000;
 /** Frames kept in memory for subscribers joining just behind: at most this many, and at most RING_BYTES of them. */
 const RING = 4096;
 const RING_BYTES = 4 * 1024 * 1024;
+/**
+ * The hub reads (and writes to its live subscribers) at most once per this many
+ * ms. Every batch costs one socket write per subscriber, and writes come in
+ * faster than anyone needs them: on PostgreSQL every sequencer run of every
+ * instance announces, up to 200 times a second each. With 100 subscribers at
+ * 1,000 writes/s those socket writes took most of the service's CPU and delayed
+ * its own writes (docs/performance.md, "Change feed"). After a quiet spell a
+ * write is read at once; under a steady stream, one read takes everything
+ * announced meanwhile, for at most this much more delay.
+ */
+const LIVE_INTERVAL_MS = 20;
 
 export interface EventHubOptions {
   events: EventLog;
@@ -60,6 +71,10 @@ interface Session {
   /** The characters the ring's frames hold (about their bytes: events are mostly ASCII). */
   ringBytes: number;
   reading: boolean;
+  /** When the last read started (ms since the epoch). */
+  lastRead: number;
+  /** The next read, while it waits for LIVE_INTERVAL_MS to pass. */
+  timer: NodeJS.Timeout | undefined;
   /** Set once the last subscriber left: a read still going writes nothing more. */
   stopped: boolean;
   stop: () => void;
@@ -108,19 +123,28 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
   }
 
   function kick(s: Session): void {
-    if (s.reading || s.stopped) return;
+    if (s.reading || s.stopped || s.timer !== undefined) return;
+    const wait = s.lastRead + LIVE_INTERVAL_MS - Date.now();
+    if (wait > 0) {
+      s.timer = setTimeout(() => {
+        s.timer = undefined;
+        kick(s);
+      }, wait);
+      return;
+    }
     s.reading = true;
+    s.lastRead = Date.now();
     readAhead(s)
       .catch(onError)
       .finally(() => {
         s.reading = false;
         // Announced while the last page was read; a failed read waits for the next announcement.
-        if (s.announced > s.position) setImmediate(() => kick(s));
+        if (s.announced > s.position) kick(s);
       });
   }
 
   async function open(): Promise<Session> {
-    const s: Session = { position: 0, announced: 0, ring: [], ringBytes: 0, reading: false, stopped: false, stop: () => {} };
+    const s: Session = { position: 0, announced: 0, ring: [], ringBytes: 0, reading: false, lastRead: -Infinity, timer: undefined, stopped: false, stop: () => {} };
     const unwatch = events.watch((latest) => {
       if (latest > s.announced) s.announced = latest;
       kick(s);
@@ -131,6 +155,7 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
     heartbeat.unref();
     s.stop = () => {
       s.stopped = true;
+      clearTimeout(s.timer);
       unwatch();
       clearInterval(heartbeat);
     };
