@@ -7,8 +7,8 @@
  * is the service's and not a busy client's.
  *
  * Protocol: the worker is started with SubscriberSpec as workerData, posts
- * 'ready' once every stream answered 200, and on 'stop' posts a SubscriberResult
- * and exits.
+ * 'ready' once every stream answered 200, forgets the delays measured so far on
+ * 'reset' (the end of a warm-up), and on 'stop' posts a SubscriberResult and exits.
  */
 import http from 'node:http';
 import { createHistogram } from 'node:perf_hooks';
@@ -60,7 +60,7 @@ function subscribe(spec: SubscriberSpec, onTime: (timeMs: number) => void): Prom
 }
 
 async function runWorker(spec: SubscriberSpec): Promise<void> {
-  const delays = createHistogram();
+  let delays = createHistogram();
   let received = 0;
   const closers = await Promise.all(
     Array.from({ length: spec.count }, () =>
@@ -70,9 +70,14 @@ async function runWorker(spec: SubscriberSpec): Promise<void> {
       }),
     ),
   );
-  parentPort!.on('message', (message: { type: 'count' } | { type: 'stop' }) => {
+  parentPort!.on('message', (message: { type: 'count' | 'reset' | 'stop' }) => {
     if (message.type === 'count') {
       parentPort!.postMessage({ type: 'count', received });
+      return;
+    }
+    if (message.type === 'reset') {
+      delays = createHistogram();
+      parentPort!.postMessage({ type: 'reset' });
       return;
     }
     for (const close of closers) close();
@@ -92,6 +97,8 @@ if (parentPort && (workerData as { sseSubscribers?: SubscriberSpec } | undefined
 export interface Subscribers {
   /** Events received so far, over all subscribers. */
   received(): Promise<number>;
+  /** Forgets the delays measured so far (not the count received). */
+  reset(): Promise<void>;
   /** Closes every stream and returns what they received. */
   stop(): Promise<SubscriberResult>;
 }
@@ -114,6 +121,11 @@ export function startSubscribers(spec: SubscriberSpec): Promise<Subscribers> {
       const answer = next<{ received: number }>('count');
       worker.postMessage({ type: 'count' });
       return answer.then((message) => message.received);
+    },
+    reset: () => {
+      const answer = next<{ type: 'reset' }>('reset');
+      worker.postMessage({ type: 'reset' });
+      return answer.then(() => {});
     },
     stop: () => {
       const answer = next<{ result: SubscriberResult }>('result');
