@@ -138,7 +138,8 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
       .catch(onError)
       .finally(() => {
         s.reading = false;
-        // Announced while the last page was read; a failed read waits for the next announcement.
+        // Announced while the last page was read, or the read failed: read again, no sooner
+        // than LIVE_INTERVAL_MS after this read started (a store that is down is not polled in a loop).
         if (s.announced > s.position) kick(s);
       });
   }
