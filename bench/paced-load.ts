@@ -16,6 +16,7 @@
 import http from 'node:http';
 import { createHistogram } from 'node:perf_hooks';
 
+/** One request; its body is sent as application/json. */
 export interface PacedRequest {
   method: string;
   path: string;

@@ -25,13 +25,13 @@ const RING = 4096;
 const RING_BYTES = 4 * 1024 * 1024;
 /**
  * The hub reads (and writes to its live subscribers) at most once per this many
- * ms. Every batch costs one socket write per subscriber, and writes come in
- * faster than anyone needs them: on PostgreSQL every sequencer run of every
- * instance announces, up to 200 times a second each. With 100 subscribers at
- * 1,000 writes/s those socket writes took most of the service's CPU and delayed
- * its own writes (docs/performance.md, "Change feed"). After a quiet spell a
- * write is read at once; under a steady stream, one read takes everything
- * announced meanwhile, for at most this much more delay.
+ * ms. Every batch costs a read of the store and one socket write per subscriber,
+ * and announcements come faster than anyone needs them: on PostgreSQL every
+ * sequencer run of every instance announces, up to 200 times a second each. With
+ * 100 subscribers at 1,000 writes/s that work delayed the service's own writes
+ * (docs/performance.md, "Change feed"). After a quiet spell a write is read at
+ * once; under a steady stream, one read takes everything announced meanwhile,
+ * for at most this much more delay.
  */
 const LIVE_INTERVAL_MS = 20;
 
