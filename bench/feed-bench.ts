@@ -37,6 +37,12 @@ const FAN_WARMUP_S = 2;
 /** BENCH_FEED_FAN_AFTER_IMPORT=1: measure the fan-out after the import and the reads instead (the order of earlier runs). */
 const FAN_AFTER_IMPORT = process.env.BENCH_FEED_FAN_AFTER_IMPORT === '1';
 
+/** The body of the n-th create of a run tagged `tag` (names never repeat across runs). */
+const createBody = (tag: string, n: number) => {
+  const name = `feed.${tag}.${n}`;
+  return JSON.stringify({ username: name, email_address: `${name}@bench.example`, display_name: 'Bench User', attributes: { department: 'R&D' } });
+};
+
 function createRequests(tag: string): autocannon.Request[] {
   let n = 0;
   return [
@@ -44,10 +50,7 @@ function createRequests(tag: string): autocannon.Request[] {
       method: 'POST',
       path: '/users',
       headers: { 'content-type': 'application/json' },
-      setupRequest: (request) => {
-        const name = `feed.${tag}.${n++}`;
-        return { ...request, body: JSON.stringify({ username: name, email_address: `${name}@bench.example`, display_name: 'Bench User', attributes: { department: 'R&D' } }) };
-      },
+      setupRequest: (request) => ({ ...request, body: createBody(tag, n++) }),
     },
   ];
 }
@@ -114,10 +117,7 @@ async function fanOut(server: RunningServer, headers: Record<string, string>, du
       rate: WRITE_RATE,
       durationS: seconds,
       connections: 50,
-      request: (n) => {
-        const name = `fan.${tag}.${n}`;
-        return { method: 'POST', path: '/users', body: JSON.stringify({ username: name, email_address: `${name}@bench.example`, display_name: 'Bench User', attributes: { department: 'R&D' } }) };
-      },
+      request: (n) => ({ method: 'POST', path: '/users', body: createBody(tag, n) }),
     });
   };
   await creates(FAN_WARMUP_S);
