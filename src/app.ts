@@ -26,6 +26,7 @@ import { parseQueryString } from './http/query-string.js';
 import { createAdmission } from './http/request-admission.js';
 import { rewriteToOriginForm } from './http/request-target.js';
 import { installResponseSteps, type RequestStep } from './http/request-steps.js';
+import type { RouteAccess } from './http/route-access.js';
 import { installRouteTable, registerWithAccess } from './http/route-table.js';
 import { serviceRoutes } from './http/service-routes.js';
 import { cloudEventRenderer } from './events/cloud-event.js';
@@ -141,8 +142,10 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   const admit = createAdmission(() => closing);
   const debugLog = incomingRequestLog(config.logLevel);
   const shed = overload.enabled ? sheddingStep(overload) : undefined;
-  // Cheapest first: admission, shedding, then authentication and the rate limit. Probes are never shed.
-  installRouteTable(app, (routeAccess) => defined([admit, debugLog, routeAccess === 'probe' ? undefined : shed, access.stepFor(routeAccess)]));
+  // Cheapest first: admission, shedding, then authentication and the rate limit. Probes and
+  // metrics are never shed: orchestrators and operators need them most while the instance is overloaded.
+  const neverShed = (routeAccess: RouteAccess) => routeAccess === 'probe' || routeAccess === 'metrics:read';
+  installRouteTable(app, (routeAccess) => defined([admit, debugLog, neverShed(routeAccess) ? undefined : shed, access.stepFor(routeAccess)]));
   // Requests no route answers (unmatched, or refused while routing) still get admission and the rate limit.
   const unroutedSteps: RequestStep[] = defined([admit, access.limitOnly]);
   const runUnroutedSteps: RequestStep = async (request, reply) => {

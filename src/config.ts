@@ -24,7 +24,12 @@ export type StoreConfig = { changeFeed: boolean } & (
   | { kind: 'postgres'; url: string; poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number }
 );
 
-export const SCOPES = ['users:read', 'users:write'] as const;
+/**
+ * `users:read` and `users:write` for the directory (CONTRACT §8); `metrics:read` for
+ * GET /metrics, which is not among the contract's public routes, so a scraper holds a
+ * credential of its own and a client of the directory need not see the service's internals.
+ */
+export const SCOPES = ['users:read', 'users:write', 'metrics:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** One accepted API key: the SHA-256 (hex) of the key, never the key itself. */

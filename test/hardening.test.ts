@@ -312,7 +312,7 @@ describe('overload shedding', () => {
   });
   after(() => server.close());
 
-  it('sheds /users requests with a 503 problem while the event loop lags, /readyz agrees, the liveness probe answers, and both recover', async () => {
+  it('sheds /users requests with a 503 problem while the event loop lags, /readyz agrees, the liveness probe and /metrics answer, and both recover', async () => {
     // Measuring began when the server listened; its first sample (due 10 ms later) only sets a
     // baseline. A timer due later fires after it, so after this wait the next stall is measured.
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -326,6 +326,8 @@ describe('overload shedding', () => {
     assert.equal(shed.status, 503, shed.text);
     assert.equal(shed.body.type, '/problems/overloaded');
     assert.ok(Number(shed.headers['retry-after']) >= 1);
+    // Metrics are never shed: asked before /readyz, which shows the instance still overloaded after.
+    assert.equal((await server.get('/metrics')).status, 200, 'metrics answer while the instance sheds');
     const ready = await server.get('/readyz');
     assert.equal(ready.status, 503, 'readiness agrees with shedding');
     assert.equal(ready.body.type, '/problems/overloaded');

@@ -438,6 +438,12 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -451,6 +457,54 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -464,6 +518,12 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -477,6 +537,33 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -490,6 +577,12 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -503,6 +596,12 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -518,6 +617,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -542,6 +647,12 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -553,6 +664,50 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -564,6 +719,12 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -575,6 +736,31 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -586,6 +772,12 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -597,6 +789,12 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -610,6 +808,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;

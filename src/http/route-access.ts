@@ -4,9 +4,9 @@
  *
  *   app.get('/users/:ref', { config: { access: 'users:read' }, schema }, handler)
  *
- * - a scope (`users:read`, `users:write`): a valid credential holding it;
+ * - a scope (`users:read`, `users:write`, `metrics:read`): a valid credential holding it;
  * - `public`: no credential (the OpenAPI document, the docs page), still rate limited;
- * - `probe`: no credential, never rate limited or shed (orchestrators and scrapers poll it).
+ * - `probe`: no credential, never rate limited or shed (orchestrators poll it).
  *
  * A route that declares nothing needs a credential: `users:read` when all its
  * methods only read, `users:write` otherwise. The decision is made once per route

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { Gauge, Registry, collectDefaultMetrics, type Counter } from 'prom-client';
 import { BoundHistogram, countOf, type Observe } from './bound-histogram.js';
 import { Type } from 'typebox';
-import { H, operationErrors, response } from '../http/openapi/responses.js';
+import { H, operationErrors, response, successHeaders } from '../http/openapi/responses.js';
 import type { ResponseStep } from '../http/request-steps.js';
 import type { UserStore } from '../store/user-store.js';
 
@@ -146,12 +146,13 @@ export function installMetricsRoute(app: FastifyInstance, metrics: Metrics): voi
     summary: 'Prometheus metrics',
     tags: ['service'],
     response: {
-      200: response({ description: 'The metrics in Prometheus text format.', headers: [H.cacheControl], body: { schema: Type.String(), mediaType: metrics.registry.contentType } }),
-      ...operationErrors({ kind: 'probe' }),
+      200: response({ description: 'The metrics in Prometheus text format.', headers: successHeaders('protected', [H.cacheControl]), body: { schema: Type.String(), mediaType: metrics.registry.contentType } }),
+      ...operationErrors({ kind: 'protected' }),
     },
   };
-  // A probe: scrapers poll it without credentials. It holds route patterns and counts, never user data (docs/security.md).
-  app.get('/metrics', { config: { access: 'probe' }, schema }, async (_request, reply) =>
+  // CONTRACT §8 (default deny) names no metrics among the public routes: a scraper needs a credential
+  // with metrics:read. Never shed (app.ts): an overloaded instance is when operators need them.
+  app.get('/metrics', { config: { access: 'metrics:read' }, schema }, async (_request, reply) =>
     reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()),
   );
 }

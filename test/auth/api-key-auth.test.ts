@@ -57,4 +57,23 @@ describe('AUTH_MODE=api-key', () => {
   it('leaves the service routes public', async () => {
     for (const path of ['/healthz', '/readyz', '/openapi.json']) assert.equal((await server.get(path)).status, 200, path);
   });
+
+  it('GET /metrics needs a credential with metrics:read, however the path is spelled (CONTRACT §8 names it nowhere public)', async () => {
+    for (const path of ['/metrics', '/%6Detrics', '/%6d%65trics']) {
+      const anonymous = await server.get(path);
+      assert.equal(anonymous.status, 401, `${path}: ${anonymous.text}`);
+      assert.equal(anonymous.headers['www-authenticate'], 'Bearer realm="user-service"', path);
+      assert.doesNotMatch(anonymous.text, /http_requests_total/, path);
+      for (const key of [keys.keys.reader, keys.keys.admin]) {
+        const withoutScope = await server.get(path, bearer(key));
+        assert.equal(withoutScope.status, 403, `${path}: ${withoutScope.text}`);
+        assert.match(String(withoutScope.headers['www-authenticate']), /error="insufficient_scope", scope="metrics:read"/, path);
+      }
+    }
+    const scraped = await server.get('/metrics', bearer(keys.keys.scraper));
+    assert.equal(scraped.status, 200, scraped.text);
+    assert.match(scraped.text, /^# HELP /m);
+    // The scraper's credential reads metrics and nothing else.
+    assert.equal((await server.get('/users/username:keyed', bearer(keys.keys.scraper))).status, 403);
+  });
 });

@@ -59,6 +59,15 @@ describe('AUTH_MODE=jwt with JWT_JWKS_FILE', () => {
     await assertRefusedEverywhere(server, cases, bearer(await jwt.token({ scope: 'profile users:readwrite' })), () => 403);
   });
 
+  it('GET /metrics needs metrics:read in the token', async () => {
+    assert.equal((await server.get('/metrics')).status, 401);
+    const directory = await server.get('/metrics', bearer(await jwt.token({ scope: 'users:read users:write' })));
+    assert.equal(directory.status, 403, directory.text);
+    assert.match(String(directory.headers['www-authenticate']), /scope="metrics:read"/);
+    const scraper = await server.get('/metrics', bearer(await jwt.token({ scope: undefined, scp: ['metrics:read'] })));
+    assert.equal(scraper.status, 200, scraper.text);
+  });
+
   it('valid RS256 and ES256 tokens pass, with scopes from `scope` or `scp`', async () => {
     await assertAdmitted(server, cases, bearer(await jwt.token()), ['users:read', 'users:write']);
     await assertAdmitted(server, cases, bearer(await jwt.token({}, { alg: 'ES256' })), ['users:read', 'users:write']);

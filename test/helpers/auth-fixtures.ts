@@ -10,8 +10,8 @@ import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 
 export interface ApiKeysFixture {
   file: string;
-  /** Plain keys by role; `unknown` is in no file. */
-  keys: { reader: string; writer: string; admin: string; unknown: string };
+  /** Plain keys by role (`scraper` holds metrics:read alone); `unknown` is in no file. */
+  keys: { reader: string; writer: string; admin: string; scraper: string; unknown: string };
   /** The id of each role's entry (unique per fixture, so shared rate-limit counters never collide across runs). */
   ids: { reader: string; writer: string; admin: string };
   cleanup(): void;
@@ -20,7 +20,7 @@ export interface ApiKeysFixture {
 export function apiKeysFixture(): ApiKeysFixture {
   const dir = mkdtempSync(join(tmpdir(), 'user-service-keys-'));
   const run = randomBytes(4).toString('hex');
-  const keys = { reader: `rk-${randomBytes(16).toString('hex')}`, writer: `wk-${randomBytes(16).toString('hex')}`, admin: `ak-${randomBytes(16).toString('hex')}`, unknown: `uk-${randomBytes(16).toString('hex')}` };
+  const keys = { reader: `rk-${randomBytes(16).toString('hex')}`, writer: `wk-${randomBytes(16).toString('hex')}`, admin: `ak-${randomBytes(16).toString('hex')}`, scraper: `sk-${randomBytes(16).toString('hex')}`, unknown: `uk-${randomBytes(16).toString('hex')}` };
   const ids = { reader: `reader-${run}`, writer: `writer-${run}`, admin: `admin-${run}` };
   const sha = (key: string) => createHash('sha256').update(key).digest('hex');
   const file = join(dir, 'api-keys.json');
@@ -30,6 +30,7 @@ export function apiKeysFixture(): ApiKeysFixture {
       { id: ids.reader, sha256: sha(keys.reader), scopes: ['users:read'] },
       { id: ids.writer, sha256: sha(keys.writer), scopes: ['users:write'] },
       { id: ids.admin, sha256: sha(keys.admin), scopes: ['users:read', 'users:write'] },
+      { id: `scraper-${run}`, sha256: sha(keys.scraper), scopes: ['metrics:read'] },
     ]),
   );
   return { file, keys, ids, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

@@ -44,8 +44,8 @@ function securitySchemes(auth: AuthConfig): Record<string, SecurityScheme> | und
   if (auth.mode === 'none') return undefined;
   const description =
     auth.mode === 'jwt'
-      ? 'An OAuth 2.0 / OIDC access token (JWT) from the configured issuer, with the scopes `users:read` and/or `users:write` in `scope` or `scp`.'
-      : 'An API key issued by the operators, granting the scopes `users:read` and/or `users:write`.';
+      ? 'An OAuth 2.0 / OIDC access token (JWT) from the configured issuer, with the scopes `users:read` and/or `users:write` (and `metrics:read` for GET /metrics) in `scope` or `scp`.'
+      : 'An API key issued by the operators, granting the scopes `users:read` and/or `users:write` (and `metrics:read` for GET /metrics).';
   return { [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', ...(auth.mode === 'jwt' ? { bearerFormat: 'JWT' } : {}), description } satisfies SecurityScheme };
 }
 
