@@ -15,6 +15,7 @@ import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConfli
 import { batchResponse, type BatchIdempotency, type Change, type IdempotencyRecord, type PendingIdempotency, type Positioned, type Precondition, type SearchPage, type UserStore, type WriteOutcome } from '../user-store.js';
 import { sqliteEventLog } from './sqlite-event-log.js';
 import { sqliteIdempotency } from './sqlite-idempotency.js';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type CheckpointReport, type WalCheckpointer } from './wal-checkpointer.js';
 import { sqliteLease } from './sqlite-lease.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
@@ -26,6 +27,8 @@ export interface SqliteStoreOptions extends SqliteConnectionOptions {
   path: string;
   /** Whether writes append change events (default true; CHANGE_FEED=off). */
   changeFeed?: boolean;
+  /** Told of each checkpoint the WAL checkpointer ran (wal-checkpointer.ts); for tests and diagnostics. */
+  onCheckpoint?: (report: CheckpointReport) => void;
 }
 
 export { userRowToUser } from './sqlite-rows.js';
@@ -44,6 +47,13 @@ function translate(error: unknown): unknown {
 export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const db = openSqliteDatabase(options.path, options);
   migrateSqlite(db);
+  // Checkpoints off the event loop for a file the service writes as requests come. An import
+  // (bulkWrites) keeps its own larger automatic checkpoints, which copy a page once per many batches.
+  let checkpointer: WalCheckpointer | undefined;
+  if (options.path !== ':memory:' && !options.bulkWrites) {
+    db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    checkpointer = startWalCheckpointer(options.path, options.onCheckpoint);
+  }
 
   const insertUser = db.prepare(
     `INSERT INTO users (${USER_COLUMNS}, display_name_key, representation, etag)
@@ -316,6 +326,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       commit.flush();
       closed = true;
       events.close();
+      await checkpointer?.stop();
       db.close();
     },
   };
