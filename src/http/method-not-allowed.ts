@@ -36,11 +36,13 @@ export function supportEveryMethod(app: FastifyInstance): void {
 export type AllowOf = (request: FastifyRequest) => { allow: string } & Record<string, string>;
 
 /**
- * Registers `methods` on `url` as a route answering 405 with `Allow`. On a
- * protected path each method needs its own scope, so reads and writes are two routes.
+ * Registers `methods` on `url` as a route answering 405 with `Allow`. On a path of
+ * the directory each method needs its own scope, so reads and writes are two routes;
+ * on /metrics every method needs metrics:read, so the scraper learns its 405 and no
+ * one else learns more than its 401 or 403.
  */
 export function registerMethodNotAllowed(app: FastifyInstance, url: string, methods: readonly string[], allow: AllowOf, pathAccess: RouteAccess): void {
-  const groups: [RouteAccess, string[]][] = isPublic(pathAccess)
+  const groups: [RouteAccess, string[]][] = isPublic(pathAccess) || pathAccess === 'metrics:read'
     ? [[pathAccess, [...methods]]]
     : [
         ['users:read', methods.filter((m) => scopeOfMethod(m) === 'users:read')],
@@ -75,9 +77,10 @@ export function registerMissingMethods(app: FastifyInstance, table: readonly Rou
     const missing = app.supportedMethods.filter((m) => !defined.has(m));
     if (missing.length === 0) continue;
     const value = allowHeader(defined);
-    // Public only if every route on the path is; probes stay probes.
+    // Public only if every route on the path is; probes stay probes; /metrics keeps its scope.
     const accesses = entries.map((e) => e.access);
-    const pathAccess: RouteAccess = accesses.every((a) => a === 'probe') ? 'probe' : accesses.every(isPublic) ? 'public' : 'users:write';
+    const every = (access: RouteAccess) => accesses.every((a) => a === access);
+    const pathAccess: RouteAccess = every('probe') ? 'probe' : accesses.every(isPublic) ? 'public' : every('metrics:read') ? 'metrics:read' : 'users:write';
     registerMethodNotAllowed(app, url, missing, () => ({ allow: value }), pathAccess);
   }
 }

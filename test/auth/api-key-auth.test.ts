@@ -75,5 +75,18 @@ describe('AUTH_MODE=api-key', () => {
     assert.match(scraped.text, /^# HELP /m);
     // The scraper's credential reads metrics and nothing else.
     assert.equal((await server.get('/users/username:keyed', bearer(keys.keys.scraper))).status, 403);
+    // Other methods on /metrics need the same scope: a 405 with Allow for the scraper, a 401 or 403 (naming metrics:read) for anyone else.
+    for (const method of ['OPTIONS', 'POST', 'DELETE', 'PROPFIND']) {
+      const scraper = await server.request(method, '/metrics', { headers: bearer(keys.keys.scraper) });
+      assert.equal(scraper.status, 405, `${method}: ${scraper.text}`);
+      assert.equal(scraper.headers.allow, 'GET, HEAD', method);
+      assert.equal((await server.request(method, '/metrics')).status, 401, method);
+      for (const key of [keys.keys.reader, keys.keys.admin]) {
+        const refused = await server.request(method, '/metrics', { headers: bearer(key) });
+        assert.equal(refused.status, 403, `${method}: ${refused.text}`);
+        assert.match(String(refused.headers['www-authenticate']), /scope="metrics:read"/, method);
+        assert.equal(refused.headers.allow, undefined, method);
+      }
+    }
   });
 });
