@@ -8,15 +8,19 @@
  * sorts anywhere) fills the WAL faster, so it paid for more of them
  * (docs/performance.md, Idempotency-Key). Here a worker thread with its own
  * connection runs a PASSIVE checkpoint every CHECKPOINT_INTERVAL_MS: it copies
- * what is committed without blocking writers or readers, and SQLite starts the
- * WAL from the beginning again once a checkpoint has copied all of it.
+ * what is committed without blocking writers or readers.
+ *
+ * SQLite starts the WAL over only when a write begins after a checkpoint copied
+ * all of it; under steady writes a passive checkpoint seldom finds that, so the
+ * WAL grows to FALLBACK_AUTOCHECKPOINT_PAGES (about 40 MB). There the main
+ * connection's automatic checkpoint runs inside a commit, finds little left to
+ * copy, and the next write starts the WAL over. The same setting takes over if
+ * this thread stops or cannot open the file.
  *
  * Durability does not depend on it: a commit is durable once the WAL is
  * fsynced (synchronous=FULL), and a checkpoint is crash-safe at every step.
- * The main connection keeps an automatic checkpoint as a safety net at
- * FALLBACK_AUTOCHECKPOINT_PAGES (about 40 MB of WAL), reached only if this
- * thread stops or falls behind. Several processes sharing the file each run
- * one; SQLite lets one checkpoint at a time and the others skip their turn.
+ * Several processes sharing the file each run one; SQLite lets one checkpoint
+ * at a time and the others skip their turn.
  */
 import { createRequire } from 'node:module';
 import { Worker, type MessagePort } from 'node:worker_threads';
