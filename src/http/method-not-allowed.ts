@@ -10,7 +10,7 @@
 import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProblemError } from './problems.js';
-import { isPublic, scopeOfMethod, type RouteAccess } from './route-access.js';
+import { isDirectoryScope, isPublic, scopeOfMethod, type RouteAccess } from './route-access.js';
 import type { RouteEntry } from './route-table.js';
 
 /** The order methods are listed in `Allow`; others follow alphabetically. */
@@ -38,11 +38,11 @@ export type AllowOf = (request: FastifyRequest) => { allow: string } & Record<st
 /**
  * Registers `methods` on `url` as a route answering 405 with `Allow`. On a path of
  * the directory each method needs its own scope, so reads and writes are two routes;
- * on /metrics every method needs metrics:read, so the scraper learns its 405 and no
- * one else learns more than its 401 or 403.
+ * on any other path every method has the path's access (on /metrics, metrics:read:
+ * the scraper learns its 405, no one else more than a 401 or 403).
  */
 export function registerMethodNotAllowed(app: FastifyInstance, url: string, methods: readonly string[], allow: AllowOf, pathAccess: RouteAccess): void {
-  const groups: [RouteAccess, string[]][] = isPublic(pathAccess) || pathAccess === 'metrics:read'
+  const groups: [RouteAccess, string[]][] = !isDirectoryScope(pathAccess)
     ? [[pathAccess, [...methods]]]
     : [
         ['users:read', methods.filter((m) => scopeOfMethod(m) === 'users:read')],
@@ -77,10 +77,12 @@ export function registerMissingMethods(app: FastifyInstance, table: readonly Rou
     const missing = app.supportedMethods.filter((m) => !defined.has(m));
     if (missing.length === 0) continue;
     const value = allowHeader(defined);
-    // Public only if every route on the path is; probes stay probes; /metrics keeps its scope.
+    // A path whose routes share one access other than the directory's keeps it (probes stay
+    // probes, /metrics needs metrics:read); public if every route is; else the directory's scopes.
     const accesses = entries.map((e) => e.access);
-    const every = (access: RouteAccess) => accesses.every((a) => a === access);
-    const pathAccess: RouteAccess = every('probe') ? 'probe' : accesses.every(isPublic) ? 'public' : every('metrics:read') ? 'metrics:read' : 'users:write';
+    const [first] = accesses;
+    const shared = first !== undefined && !isDirectoryScope(first) && accesses.every((a) => a === first) ? first : undefined;
+    const pathAccess: RouteAccess = shared ?? (accesses.every(isPublic) ? 'public' : 'users:write');
     registerMethodNotAllowed(app, url, missing, () => ({ allow: value }), pathAccess);
   }
 }

@@ -38,6 +38,11 @@ export function resolveAccess(declared: RouteAccess | undefined, methods: readon
   return methods.every((method) => READ_METHODS.has(method)) ? 'users:read' : 'users:write';
 }
 
+/** The directory's scopes, which a path's methods need one by one (reads `users:read`, the rest `users:write`). */
+export function isDirectoryScope(access: RouteAccess): access is 'users:read' | 'users:write' {
+  return access === 'users:read' || access === 'users:write';
+}
+
 export function isPublic(access: RouteAccess): access is 'public' | 'probe' {
   return access === 'public' || access === 'probe';
 }
