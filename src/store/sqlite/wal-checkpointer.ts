@@ -27,7 +27,7 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SQLITE_DRIVER_PACKAGE } from './sqlite-driver.js';
 
-export const CHECKPOINT_INTERVAL_MS = 50;
+const CHECKPOINT_INTERVAL_MS = 50;
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
 
 /** What one checkpoint did: the WAL's frames and how many of them are now in the database file. */
