@@ -6,7 +6,7 @@
  * Names come from small word lists, so a `q` prefix such as `ada.moreau`
  * matches about users / 400 users, like an autocomplete query in a real directory.
  */
-import { displayNameKey, keysOf, type KeyEntry, type User } from '../src/users/user.js';
+import { withDefaults, displayNameKey, keysOf, type KeyEntry, type User } from '../src/users/user.js';
 
 const FIRST = ['Ada', 'Alan', 'Barbara', 'Claude', 'Donald', 'Edsger', 'Frances', 'Grace', 'Hedy', 'Ivan', 'John', 'Karen', 'Leslie', 'Margaret', 'Niklaus', 'Ole', 'Radia', 'Shafi', 'Tim', 'Yukihiro'];
 const LAST = ['Moreau', 'Okafor', 'Lindqvist', 'Tanaka', 'Novak', 'García', 'Schmidt', 'Rossi', 'Kowalski', 'Dubois', 'Haddad', 'Nguyen', 'Silva', 'Müller', 'Ivanova', 'Larsen', 'Costa', 'Kaur', 'Yilmaz', 'Zhang'];
@@ -59,7 +59,7 @@ export function seededFields(i: number) {
 
 export function seededUser(i: number): User {
   const timestamp = new Date(EPOCH_MS + i).toISOString();
-  return { uid: seededUid(i), ...seededFields(i), created_at: timestamp, updated_at: timestamp, version: 1 };
+  return withDefaults({ uid: seededUid(i), ...seededFields(i), created_at: timestamp, updated_at: timestamp, version: 1 });
 }
 
 /** A seeded user with what the stores derive from it: its compared keys and display-name key. */

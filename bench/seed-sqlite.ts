@@ -89,6 +89,8 @@ export function seedSqlite(path: string, count: number): SeedResult {
     clock.phase('users');
     db.transaction(() => {
       db.exec('INSERT INTO user_keys (key, value, uid) SELECT key, value, uid FROM temp.seed_keys ORDER BY key, value');
+      // Seeded users have one address each, their email_address: the email index holds it.
+      db.exec("INSERT INTO user_emails (value, uid) SELECT value, uid FROM temp.seed_keys WHERE key = 'email_address' ORDER BY value");
       db.exec('DROP TABLE temp.seed_keys');
     })();
     clock.phase('keys');

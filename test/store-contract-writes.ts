@@ -9,14 +9,14 @@ import { describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
 import { IdempotencyKeyTaken, KeyConflictError } from '../src/store/store-errors.js';
 import type { IdempotencyRecord, PendingIdempotency, UserStore } from '../src/store/user-store.js';
-import type { User } from '../src/users/user.js';
+import { withDefaults, type User } from '../src/users/user.js';
 import { withStore, type StoreHandle } from './store-contract.js';
 
 let sequence = 0;
 function newUser(overrides: Partial<User> = {}): User {
   sequence += 1;
   const now = new Date().toISOString();
-  return { uid: uuidv7(), username: `writes${sequence}`, email_address: `writes${sequence}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1, ...overrides };
+  return withDefaults({ uid: uuidv7(), username: `writes${sequence}`, email_address: `writes${sequence}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1, ...overrides });
 }
 
 function pending(name: string, overrides: Partial<PendingIdempotency> = {}): PendingIdempotency {

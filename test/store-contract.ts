@@ -8,7 +8,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { canon } from '../src/users/canonical.js';
 import { KeyConflictError, StoreUnavailableError } from '../src/store/store-errors.js';
 import type { UserStore } from '../src/store/user-store.js';
-import { keysOf, type LookupKey, type User, type UserFields } from '../src/users/user.js';
+import { keysOf, withDefaults, WRITABLE_KEYS, type LookupKey, type User, type UserFields } from '../src/users/user.js';
 import { representationOf } from '../src/users/user-representation.js';
 
 export interface StoreHandle {
@@ -22,14 +22,14 @@ export interface StoreHandle {
 let sequence = 0;
 function fields(overrides: Partial<UserFields> = {}): UserFields {
   sequence += 1;
-  return {
+  return withDefaults({
     username: `contract${sequence}`,
     email_address: `contract${sequence}@example.com`,
     legacy_ids: [],
     display_name: null,
     attributes: {},
     ...overrides,
-  };
+  });
 }
 
 function newUser(overrides: Partial<UserFields> = {}): User {
@@ -237,9 +237,9 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
         const a = await store.create(newUser({ legacy_ids: ['imp:a'] }));
         const b = await store.create(newUser({ legacy_ids: ['imp:b'] }));
         const at = now();
-        const changed = { ...newUser(), username: a.username, email_address: a.email_address, legacy_ids: ['imp:a', 'imp:a2'], display_name: 'New' };
+        const changed = newUser({ username: a.username, email_address: a.email_address, legacy_ids: ['imp:a', 'imp:a2'], display_name: 'New' });
         const same = { ...b, uid: newUser().uid };
-        const spanning = { ...newUser(), username: a.username, legacy_ids: ['imp:b'] };
+        const spanning = newUser({ username: a.username, legacy_ids: ['imp:b'] });
         const outcomes = await store.importUsers([changed, same, spanning], 'update', at);
         assert.deepEqual(outcomes, [{ status: 'updated', uid: a.uid }, { status: 'unchanged', uid: b.uid }, { status: 'conflict', key: 'legacy_id' }]);
         const updated = await store.findByKey('uid', a.uid);
@@ -270,7 +270,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
         it('update: a key freed by an update earlier in the batch can be taken by a later record', async () => {
           const holder = await store.create(newUser({ username: 'intra.old', legacy_ids: ['intra:old-id'] }));
           const at = now();
-          const renamed = { ...newUser(), uid: holder.uid, username: 'intra.new', email_address: holder.email_address, legacy_ids: ['intra:new-id'] };
+          const renamed = { ...newUser({ username: 'intra.new', email_address: holder.email_address, legacy_ids: ['intra:new-id'] }), uid: holder.uid };
           const taker = newUser({ username: 'INTRA.OLD', legacy_ids: ['intra:old-id'] });
           assert.deepEqual(statuses(await store.importUsers([renamed, taker], 'update', at)), ['updated', 'created']);
           assert.deepEqual(await store.findByKey('uid', holder.uid), { ...holder, username: 'intra.new', legacy_ids: ['intra:new-id'], updated_at: at, version: 2 });
@@ -320,7 +320,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
         it('update: a record whose keys span a user of the store and one created earlier in the batch is a conflict and writes nothing', async () => {
           const existing = await store.create(newUser());
           const fresh = newUser();
-          const spanning = { ...newUser(), username: existing.username, email_address: fresh.email_address };
+          const spanning = newUser({ username: existing.username, email_address: fresh.email_address });
           assert.deepEqual(statuses(await store.importUsers([fresh, spanning], 'update', now())), ['created', 'conflict:email_address']);
           assert.deepEqual(await store.findByKey('uid', existing.uid), existing);
           assert.deepEqual(await store.findByKey('uid', fresh.uid), fresh);
@@ -413,10 +413,14 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
 
       it('members in the order of the User schema, whatever the order the user object was built in', async () => {
         const base = newUser();
-        const shuffled = { version: base.version, attributes: { y: 1, x: 2 }, updated_at: base.updated_at, created_at: base.created_at, display_name: 'S', legacy_ids: [], email_address: base.email_address, username: base.username, uid: base.uid } as User;
+        const shuffled = { version: base.version, attributes: { y: 1, x: 2 }, updated_at: base.updated_at, created_at: base.created_at, display_name: 'S', legacy_ids: [], email_address: base.email_address, username: base.username, uid: base.uid, manager: null, active: true, external_id: null, emails: base.emails, name: null, nick_name: null,
+          title: null, user_type: null, preferred_language: null, locale: null, timezone: null, phone_numbers: [], addresses: [], employee_number: null,
+          cost_center: null, organization: null, division: null, department: null } as User;
         await store.create(shuffled);
         const json = ((await store.lookup('uid', base.uid)).value as { json: string }).json;
-        assert.deepEqual(Object.keys(JSON.parse(json)), ['uid', 'username', 'email_address', 'legacy_ids', 'display_name', 'attributes', 'created_at', 'updated_at', 'version']);
+        assert.deepEqual(Object.keys(JSON.parse(json)), ['uid', ...WRITABLE_KEYS, 'created_at', 'updated_at', 'version']);
+        assert.deepEqual(WRITABLE_KEYS.slice(0, 6), ['username', 'email_address', 'legacy_ids', 'external_id', 'active', 'display_name']);
+        assert.equal(WRITABLE_KEYS[WRITABLE_KEYS.length - 1], 'attributes');
         assert.deepEqual(Object.keys(JSON.parse(json).attributes), ['y', 'x'], 'attributes keep the order they were written in');
       });
     });

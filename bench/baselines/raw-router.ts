@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
 import { canon } from '../../src/users/canonical.js';
-import type { UniqueKey, User, UserFields } from '../../src/users/user.js';
+import { withDefaults, type UniqueKey, type User, type UserFields } from '../../src/users/user.js';
 import { representationOf, type UserRepresentation } from '../../src/users/user-representation.js';
 import type { MaybePromise, RawStore } from './raw-store.js';
 
@@ -51,13 +51,13 @@ function readBody(req: IncomingMessage, res: ServerResponse, use: (body: string)
 
 function fieldsOf(body: string): UserFields {
   const input = JSON.parse(body) as Partial<UserFields>;
-  return {
+  return withDefaults({
     username: String(input.username).normalize('NFC'),
     email_address: String(input.email_address),
     legacy_ids: input.legacy_ids ?? [],
     display_name: input.display_name ?? null,
     attributes: input.attributes ?? {},
-  };
+  });
 }
 
 function read(store: RawStore, segment: string, res: ServerResponse): void {

@@ -8,8 +8,10 @@ import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
 import type { UserStore } from '../store/user-store.js';
 import type { User } from '../users/user.js';
+import { profileColumn } from '../users/user-profile.js';
 
-export const CSV_COLUMNS = ['uid', 'username', 'email_address', 'legacy_ids', 'display_name', 'attributes', 'created_at', 'updated_at', 'version'] as const;
+/** `profile` holds the profile members that are set, as a JSON object of their REST names (docs/api.md). */
+export const CSV_COLUMNS = ['uid', 'username', 'email_address', 'legacy_ids', 'external_id', 'active', 'display_name', 'profile', 'attributes', 'created_at', 'updated_at', 'version'] as const;
 
 const PAGE = 1000;
 
@@ -18,7 +20,20 @@ function csvRow(user: User): string {
     throw new Error(`user ${user.uid} has a legacy id containing ';', which the CSV column cannot carry: export as jsonl`);
   }
   return stringify([
-    [user.uid, user.username, user.email_address, user.legacy_ids.join(';'), user.display_name ?? '', JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version],
+    [
+      user.uid,
+      user.username,
+      user.email_address,
+      user.legacy_ids.join(';'),
+      user.external_id ?? '',
+      String(user.active),
+      user.display_name ?? '',
+      profileColumn(user),
+      JSON.stringify(user.attributes),
+      user.created_at,
+      user.updated_at,
+      user.version,
+    ],
   ]);
 }
 

@@ -1,8 +1,9 @@
 /**
  * Reads an import file as a stream of records with their line numbers: JSON
  * Lines (one object per line; blank lines skipped) or CSV (a header row; the
- * `legacy_ids` column is `;`-separated, `attributes` holds JSON, empty cells are
- * omitted). Memory stays flat whatever the file's size.
+ * `legacy_ids` column is `;`-separated, `attributes` holds JSON, `profile` a JSON
+ * object whose members become the record's, `active` is `true` or `false`; empty
+ * cells are omitted). Memory stays flat whatever the file's size.
  *
  * Contract: every record of the file comes out exactly once, in file order,
  * either parsed or as an error naming its line. A malformed line or row never
@@ -52,17 +53,26 @@ async function* jsonLines(input: NodeJS.ReadableStream): AsyncGenerator<FileReco
   }
 }
 
-/** A CSV row as a record: typed cells converted, empty cells left out. Throws when the attributes cell is not JSON. */
+/** A CSV row as a record: typed cells converted, empty cells left out. Throws when the attributes or profile cell is not JSON. */
 function csvRecord(row: Record<string, string>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const [column, cell] of Object.entries(row)) {
     if (cell === '') continue;
     if (column === 'legacy_ids') record[column] = cell.split(';');
     else if (column === 'attributes') record[column] = JSON.parse(cell) as unknown;
+    else if (column === 'profile') Object.assign(record, profileCell(cell));
+    else if (column === 'active' && (cell === 'true' || cell === 'false')) record[column] = cell === 'true';
     else if (column === 'version' && /^[0-9]+$/.test(cell)) record[column] = Number(cell);
     else record[column] = cell;
   }
   return record;
+}
+
+/** The members of a `profile` cell; a cell that is not a JSON object is an error of its row. */
+function profileCell(cell: string): Record<string, unknown> {
+  const value = JSON.parse(cell) as unknown;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new SyntaxError('the profile cell is not a JSON object');
+  return value as Record<string, unknown>;
 }
 
 interface CsvSkip {
@@ -92,7 +102,7 @@ async function* csvRows(input: NodeJS.ReadableStream): AsyncGenerator<FileRecord
     try {
       yield { line: info.lines, record: csvRecord(record) };
     } catch {
-      yield { line: info.lines, error: 'the attributes cell is not valid JSON' };
+      yield { line: info.lines, error: 'the attributes or profile cell is not a valid JSON object' };
     }
   }
   await piping;

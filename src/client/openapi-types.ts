@@ -189,8 +189,74 @@ export interface components {
             email_address: string;
             /** @description At most 100 identifiers from earlier systems; each belongs to at most one user. Default `[]`. */
             legacy_ids: string[];
+            /**
+             * @description The provisioning client's id for the user (SCIM `externalId`): unique across users and matched exactly, like a legacy id; null (the default) when none. Separate from `legacy_ids`: an identity provider owns it and may change it.
+             * @example 00u1a2b3c4D5e6F7g8h9
+             */
+            external_id: string | null;
+            /** @description false: deprovisioned. The user stays readable by uid and every key, keeps its keys and appears in search unless filtered by `active`. Default true. */
+            active: boolean;
             /** @description At most 256 characters, or null. Default null. */
             display_name: string | null;
+            name: {
+                /** @description The full name as displayed. */
+                formatted?: string;
+                /** @description Family name (surname). */
+                family_name?: string;
+                /** @description Given name (first name). */
+                given_name?: string;
+                /** @description Middle name(s). */
+                middle_name?: string;
+                /** @description Title before the name, such as `Dr.`. */
+                honorific_prefix?: string;
+                /** @description Suffix after the name, such as `III`. */
+                honorific_suffix?: string;
+            } | null;
+            nick_name: string | null;
+            title: string | null;
+            user_type: string | null;
+            preferred_language: string | null;
+            locale: string | null;
+            timezone: string | null;
+            /** @description Every address of the user, at most 20. `email_address` is always among them, as the one `primary` entry (added first when missing); `primary` is derived, never taken from the input. */
+            emails: {
+                value: string;
+                type?: string;
+                primary: boolean;
+            }[];
+            phone_numbers: {
+                value: string;
+                type?: string;
+                primary: boolean;
+            }[];
+            addresses: {
+                /** @description The full address as displayed (lines separated by newlines). */
+                formatted?: string;
+                /** @description Street, number, apartment (lines separated by newlines). */
+                street_address?: string;
+                /** @description City or locality. */
+                locality?: string;
+                /** @description State or region. */
+                region?: string;
+                /** @description Postal code. */
+                postal_code?: string;
+                /** @description Country: ISO 3166-1 alpha-2 preferred. */
+                country?: string;
+                /** @description A label such as `work`, `home`, `mobile` or `other`. */
+                type?: string;
+                primary: boolean;
+            }[];
+            employee_number: string | null;
+            cost_center: string | null;
+            organization: string | null;
+            division: string | null;
+            department: string | null;
+            manager: {
+                /** @description The manager's id (SCIM `manager.value`): a uid when an IdP resolved it. */
+                value: string;
+                /** @description The manager's name as the writer gave it. */
+                display_name?: string;
+            } | null;
             /**
              * @description Free-form JSON object, at most 16 KiB serialised. Default `{}`.
              * @example {
@@ -327,8 +393,83 @@ export interface components {
              * @example crm:77
              */
             legacy_id?: string;
+            /**
+             * @description The provisioning client's id for the user (SCIM `externalId`): unique across users and matched exactly, like a legacy id; null (the default) when none. Separate from `legacy_ids`: an identity provider owns it and may change it.
+             * @example 00u1a2b3c4D5e6F7g8h9
+             */
+            external_id?: string | null;
+            /** @description false: deprovisioned. The user stays readable by uid and every key, keeps its keys and appears in search unless filtered by `active`. Default true. */
+            active?: boolean;
             /** @description At most 256 characters, or null. Default null. */
             display_name?: string | null;
+            /** @description Name parts; null (the default) for none. */
+            name?: {
+                /** @description The full name as displayed. */
+                formatted?: string;
+                /** @description Family name (surname). */
+                family_name?: string;
+                /** @description Given name (first name). */
+                given_name?: string;
+                /** @description Middle name(s). */
+                middle_name?: string;
+                /** @description Title before the name, such as `Dr.`. */
+                honorific_prefix?: string;
+                /** @description Suffix after the name, such as `III`. */
+                honorific_suffix?: string;
+            } | null;
+            nick_name?: string | null;
+            title?: string | null;
+            user_type?: string | null;
+            preferred_language?: string | null;
+            locale?: string | null;
+            timezone?: string | null;
+            /** @description Every address of the user, at most 20. `email_address` is always among them, as the one `primary` entry (added first when missing); `primary` is derived, never taken from the input. */
+            emails?: {
+                /** Format: email-address */
+                value: string;
+                /** @description A label such as `work`, `home`, `mobile` or `other`. */
+                type?: string;
+                /** @description Derived: true for the entry equal to `email_address`. May be sent back as read; it is recomputed. */
+                primary?: boolean;
+            }[];
+            /** @description Phone numbers, at most 20; at most one `primary`. */
+            phone_numbers?: {
+                /** @description As given, preferably E.164 (`+15555550100`). */
+                value: string;
+                /** @description A label such as `work`, `home`, `mobile` or `other`. */
+                type?: string;
+                primary?: boolean;
+            }[];
+            /** @description Postal addresses, at most 20; at most one `primary`. */
+            addresses?: {
+                /** @description The full address as displayed (lines separated by newlines). */
+                formatted?: string;
+                /** @description Street, number, apartment (lines separated by newlines). */
+                street_address?: string;
+                /** @description City or locality. */
+                locality?: string;
+                /** @description State or region. */
+                region?: string;
+                /** @description Postal code. */
+                postal_code?: string;
+                /** @description Country: ISO 3166-1 alpha-2 preferred. */
+                country?: string;
+                /** @description A label such as `work`, `home`, `mobile` or `other`. */
+                type?: string;
+                primary?: boolean;
+            }[];
+            employee_number?: string | null;
+            cost_center?: string | null;
+            organization?: string | null;
+            division?: string | null;
+            department?: string | null;
+            /** @description The manager; null (the default) for none. */
+            manager?: {
+                /** @description The manager's id (SCIM `manager.value`): a uid when an IdP resolved it. */
+                value: string;
+                /** @description The manager's name as the writer gave it. */
+                display_name?: string;
+            } | null;
             /**
              * @description Free-form JSON object, at most 16 KiB serialised. Default `{}`.
              * @example {
@@ -368,8 +509,83 @@ export interface components {
              * @example crm:77
              */
             legacy_id?: string;
+            /**
+             * @description The provisioning client's id for the user (SCIM `externalId`): unique across users and matched exactly, like a legacy id; null (the default) when none. Separate from `legacy_ids`: an identity provider owns it and may change it.
+             * @example 00u1a2b3c4D5e6F7g8h9
+             */
+            external_id?: string | null;
+            /** @description false: deprovisioned. The user stays readable by uid and every key, keeps its keys and appears in search unless filtered by `active`. Default true. */
+            active?: boolean;
             /** @description At most 256 characters, or null. Default null. */
             display_name?: string | null;
+            /** @description Name parts; null (the default) for none. */
+            name?: {
+                /** @description The full name as displayed. */
+                formatted?: string;
+                /** @description Family name (surname). */
+                family_name?: string;
+                /** @description Given name (first name). */
+                given_name?: string;
+                /** @description Middle name(s). */
+                middle_name?: string;
+                /** @description Title before the name, such as `Dr.`. */
+                honorific_prefix?: string;
+                /** @description Suffix after the name, such as `III`. */
+                honorific_suffix?: string;
+            } | null;
+            nick_name?: string | null;
+            title?: string | null;
+            user_type?: string | null;
+            preferred_language?: string | null;
+            locale?: string | null;
+            timezone?: string | null;
+            /** @description Every address of the user, at most 20. `email_address` is always among them, as the one `primary` entry (added first when missing); `primary` is derived, never taken from the input. */
+            emails?: {
+                /** Format: email-address */
+                value: string;
+                /** @description A label such as `work`, `home`, `mobile` or `other`. */
+                type?: string;
+                /** @description Derived: true for the entry equal to `email_address`. May be sent back as read; it is recomputed. */
+                primary?: boolean;
+            }[];
+            /** @description Phone numbers, at most 20; at most one `primary`. */
+            phone_numbers?: {
+                /** @description As given, preferably E.164 (`+15555550100`). */
+                value: string;
+                /** @description A label such as `work`, `home`, `mobile` or `other`. */
+                type?: string;
+                primary?: boolean;
+            }[];
+            /** @description Postal addresses, at most 20; at most one `primary`. */
+            addresses?: {
+                /** @description The full address as displayed (lines separated by newlines). */
+                formatted?: string;
+                /** @description Street, number, apartment (lines separated by newlines). */
+                street_address?: string;
+                /** @description City or locality. */
+                locality?: string;
+                /** @description State or region. */
+                region?: string;
+                /** @description Postal code. */
+                postal_code?: string;
+                /** @description Country: ISO 3166-1 alpha-2 preferred. */
+                country?: string;
+                /** @description A label such as `work`, `home`, `mobile` or `other`. */
+                type?: string;
+                primary?: boolean;
+            }[];
+            employee_number?: string | null;
+            cost_center?: string | null;
+            organization?: string | null;
+            division?: string | null;
+            department?: string | null;
+            /** @description The manager; null (the default) for none. */
+            manager?: {
+                /** @description The manager's id (SCIM `manager.value`): a uid when an IdP resolved it. */
+                value: string;
+                /** @description The manager's name as the writer gave it. */
+                display_name?: string;
+            } | null;
             /**
              * @description Free-form JSON object, at most 16 KiB serialised. Default `{}`.
              * @example {
@@ -400,14 +616,87 @@ export interface components {
          *     }
          */
         UserPatch: {
-            /** @description A new username (null is refused: it is required). */
-            username?: string | null;
-            /** @description A new email address (null is refused: it is required). */
-            email_address?: string | null;
+            /**
+             * Format: username
+             * @description 1–64 Unicode letters, combining marks, digits and `. _ - @ +` (counted after NFC; at most 256 code points as sent). Unique case-insensitively (RFC 8265 UsernameCaseMapped).
+             * @example alice
+             */
+            username?: string;
+            /**
+             * Format: email-address
+             * @description `local@domain`, at most 254 characters (local part at most 64, a dot-atom; a domain of at least two labels). Stored as given; unique case-insensitively over the whole address.
+             * @example Alice.Liddell+news@Example.com
+             */
+            email_address?: string;
             /** @description Replaces the whole list; null empties it. */
             legacy_ids?: string[] | null;
+            /**
+             * @description The provisioning client's id for the user (SCIM `externalId`): unique across users and matched exactly, like a legacy id; null (the default) when none. Separate from `legacy_ids`: an identity provider owns it and may change it.
+             * @example 00u1a2b3c4D5e6F7g8h9
+             */
+            external_id?: string | null;
+            /** @description false: deprovisioned. The user stays readable by uid and every key, keeps its keys and appears in search unless filtered by `active`. Default true. */
+            active?: boolean;
             /** @description At most 256 characters, or null. Default null. */
             display_name?: string | null;
+            /** @description Merged member by member; a member set to null is removed; null removes the name. */
+            name?: {
+                formatted?: string | null;
+                family_name?: string | null;
+                given_name?: string | null;
+                middle_name?: string | null;
+                honorific_prefix?: string | null;
+                honorific_suffix?: string | null;
+            } | null;
+            nick_name?: string | null;
+            title?: string | null;
+            user_type?: string | null;
+            preferred_language?: string | null;
+            locale?: string | null;
+            timezone?: string | null;
+            emails?: {
+                /** Format: email-address */
+                value: string;
+                /** @description A label such as `work`, `home`, `mobile` or `other`. */
+                type?: string;
+                /** @description Derived: true for the entry equal to `email_address`. May be sent back as read; it is recomputed. */
+                primary?: boolean;
+            }[] | null;
+            phone_numbers?: {
+                /** @description As given, preferably E.164 (`+15555550100`). */
+                value: string;
+                /** @description A label such as `work`, `home`, `mobile` or `other`. */
+                type?: string;
+                primary?: boolean;
+            }[] | null;
+            addresses?: {
+                /** @description The full address as displayed (lines separated by newlines). */
+                formatted?: string;
+                /** @description Street, number, apartment (lines separated by newlines). */
+                street_address?: string;
+                /** @description City or locality. */
+                locality?: string;
+                /** @description State or region. */
+                region?: string;
+                /** @description Postal code. */
+                postal_code?: string;
+                /** @description Country: ISO 3166-1 alpha-2 preferred. */
+                country?: string;
+                /** @description A label such as `work`, `home`, `mobile` or `other`. */
+                type?: string;
+                primary?: boolean;
+            }[] | null;
+            employee_number?: string | null;
+            cost_center?: string | null;
+            organization?: string | null;
+            division?: string | null;
+            department?: string | null;
+            /** @description Merged member by member; null removes the manager. */
+            manager?: {
+                /** @description The manager's id (SCIM `manager.value`): a uid when an IdP resolved it. */
+                value?: string;
+                display_name?: string | null;
+            } | null;
             /** @description Merged into the attributes member by member (recursively); a member set to null is removed; null empties them. */
             attributes?: {
                 [key: string]: unknown;
@@ -1543,6 +1832,10 @@ export interface operations {
                 email_address?: string;
                 /** @description Exact legacy id (case-sensitive). */
                 legacy_id?: string;
+                /** @description Exact external id (case-sensitive). */
+                external_id?: string;
+                /** @description `true` or `false`: only active or only deactivated users. */
+                active?: "true" | "false";
                 /** @description Case-insensitive prefix of the username, email address or display name. */
                 q?: string;
                 /** @description Page size, 1–1000; default 100. Written in plain decimal: `007`, `+7`, `7.0` and `1e2` are refused. */
@@ -2100,6 +2393,10 @@ export interface operations {
                 email_address?: string;
                 /** @description Exact legacy id (case-sensitive). */
                 legacy_id?: string;
+                /** @description Exact external id (case-sensitive). */
+                external_id?: string;
+                /** @description `true` or `false`: only active or only deactivated users. */
+                active?: "true" | "false";
                 /** @description Case-insensitive prefix of the username, email address or display name. */
                 q?: string;
                 /** @description Page size, 1–1000; default 100. Written in plain decimal: `007`, `+7`, `7.0` and `1e2` are refused. */

@@ -99,6 +99,7 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics, appende
       return outcome;
     }),
     search: timed('search', (page) => store.search(page)),
+    count: timed('count', (filter) => store.count(filter)),
     importUsers: timed('importUsers', async (users, onConflict, now, key) => {
       const outcomes = await store.importUsers(users, onConflict, now, key);
       count('created', outcomes.filter((o) => o.status === 'created').length);

@@ -8,7 +8,7 @@
  *   replaced by the record (unless it is already equal: then nothing is written,
  *   so re-running an import changes nothing); keys held by two users are a conflict.
  */
-import type { UniqueKey, User } from '../users/user.js';
+import { sameFields, type UniqueKey, type User } from '../users/user.js';
 
 export type OnConflict = 'skip' | 'fail' | 'update';
 
@@ -28,14 +28,7 @@ export interface Holder {
 
 /** Writable fields and identity of two users are the same (timestamps and version aside). */
 export function sameContent(a: User, b: User): boolean {
-  return (
-    a.uid === b.uid &&
-    a.username === b.username &&
-    a.email_address === b.email_address &&
-    a.display_name === b.display_name &&
-    JSON.stringify(a.legacy_ids) === JSON.stringify(b.legacy_ids) &&
-    JSON.stringify(a.attributes) === JSON.stringify(b.attributes)
-  );
+  return a.uid === b.uid && sameFields(a, b);
 }
 
 /** `holders` in key order (uid, username, email_address, legacy ids). */

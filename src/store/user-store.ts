@@ -77,6 +77,12 @@ export interface SearchFilter {
   username?: string;
   email_address?: string;
   legacy_id?: string;
+  external_id?: string;
+  active?: boolean;
+  /** Canonical: users with this address among their `emails` (primary or not). Not unique. */
+  email?: string;
+  /** Users last changed after (`gt`) or at or after (`ge`) an instant (RFC 3339 with milliseconds, UTC). */
+  updated?: { op: 'gt' | 'ge'; at: string };
   /** Canonical prefix of the username, the email address or the display name. */
   prefix?: string;
 }
@@ -141,6 +147,9 @@ export interface UserStore {
 
   /** At most `limit` users matching the filter, in uid order after `after`, with the position the page reflects. */
   search(page: SearchPage): Promise<Positioned<User[]>>;
+
+  /** How many users match the filter (SCIM's totalResults). */
+  count(filter: SearchFilter): Promise<number>;
 
   /** The change feed: the events every write above appends in its own transaction. */
   readonly events: EventLog;

@@ -16,7 +16,10 @@ const UID_END = 1 + 16;
 const LENGTH = UID_END + 12;
 
 function tag(key: Buffer, head: Buffer, filter: SearchFilter): Buffer {
-  const filters = JSON.stringify([filter.username, filter.email_address, filter.legacy_id, filter.prefix]);
+  const named: unknown[] = [filter.username, filter.email_address, filter.legacy_id, filter.prefix];
+  // Filters added later are signed only when used, so cursors issued before them stay valid.
+  if (filter.external_id !== undefined || filter.active !== undefined) named.push(filter.external_id, filter.active);
+  const filters = JSON.stringify(named);
   return createHmac('sha256', key).update(head).update(filters).digest().subarray(0, LENGTH - UID_END);
 }
 

@@ -6,6 +6,7 @@
 import { pointerToken } from '../json-pointer.js';
 import { ProblemError } from '../http/problems.js';
 import type { UserFields } from './user.js';
+import { toProfile, type ProfileInput } from './user-profile.js';
 import { ATTRIBUTES_MAX_BYTES, type CreateUserBody } from './user-schemas.js';
 
 function invalid(pointer: string, detail: string): ProblemError {
@@ -21,11 +22,17 @@ export function toUserFields(body: CreateUserBody): UserFields {
   if (Buffer.byteLength(JSON.stringify(attributes)) > ATTRIBUTES_MAX_BYTES) {
     throw invalid('/attributes', `must serialise to at most ${ATTRIBUTES_MAX_BYTES} bytes`);
   }
+  for (const list of ['phone_numbers', 'addresses'] as const) {
+    if ((body[list] ?? []).filter((entry) => entry.primary === true).length > 1) throw invalid(`/${list}`, 'must have at most one primary entry');
+  }
   return {
     username: body.username.normalize('NFC'),
     email_address: body.email_address,
     legacy_ids: body.legacy_ids ?? (body.legacy_id !== undefined ? [body.legacy_id] : []),
+    external_id: body.external_id ?? null,
+    active: body.active ?? true,
     display_name: body.display_name ?? null,
+    ...toProfile(body as ProfileInput, body.email_address),
     attributes,
   };
 }

@@ -9,7 +9,7 @@ import { bodyValidationItems, describe, listedItems, type AjvError } from '../ht
 import { ProblemError } from '../http/problems.js';
 import { compileValidator } from '../validation-options.js';
 import { applyMergePatch, type Json } from './merge-patch.js';
-import { sameFields, type User, type UserFields } from './user.js';
+import { fieldsOf, sameFields, type User, type UserFields } from './user.js';
 import { toUserFields } from './user-input.js';
 import { ReplaceUserBody, type UserPatch } from './user-schemas.js';
 
@@ -17,21 +17,25 @@ const validateReplacement = compileValidator(ReplaceUserBody);
 
 /** The fields after `patch`, or undefined when it changes nothing. Throws the 400 of an invalid result. */
 export function patchedFields(current: User, patch: UserPatch): UserFields | undefined {
-  const writable: UserFields = {
-    username: current.username,
-    email_address: current.email_address,
-    legacy_ids: current.legacy_ids,
-    display_name: current.display_name,
-    attributes: current.attributes,
-  };
-  const merged = applyMergePatch(writable as unknown as Json, patch as unknown as Json) as Record<string, unknown>;
-  // A removed optional field takes its default, as in a PUT that omits it.
-  if (merged.display_name === undefined) delete merged.display_name;
-  const errors = validateReplacement(merged);
+  const merged = applyMergePatch(fieldsOf(current) as unknown as Json, patch as unknown as Json) as Record<string, unknown>;
+  // Defaults are written as null or []: a PUT body omits them, as a removed optional field takes its default.
+  for (const [key, value] of Object.entries(merged)) if (value === null || (Array.isArray(value) && value.length === 0)) delete merged[key];
+  // `primary` of emails is derived from email_address (user-profile.ts): the stored flags are not input.
+  if (Array.isArray(merged.emails)) merged.emails = (merged.emails as { primary?: boolean }[]).map(({ primary: _derived, ...entry }) => entry);
+  return validatedFields(current, merged, 'The patched user');
+}
+
+/**
+ * The fields `candidate` describes, validated exactly as a PUT body (400 with pointers
+ * naming what is wrong, in a sentence that starts with `subject`), or undefined when
+ * they equal `current`'s: a write computed from the current user (PATCH, SCIM PUT and PATCH).
+ */
+export function validatedFields(current: User, candidate: Record<string, unknown>, subject: string): UserFields | undefined {
+  const errors = validateReplacement(candidate);
   if (errors !== undefined) {
     const items = listedItems(bodyValidationItems(errors as unknown as AjvError[]));
-    throw new ProblemError('validation-failed', `The patched user is not valid: ${describe(items)}`, { errors: items });
+    throw new ProblemError('validation-failed', `${subject} is not valid: ${describe(items)}`, { errors: items });
   }
-  const fields = toUserFields(merged as ReplaceUserBody);
+  const fields = toUserFields(candidate as ReplaceUserBody);
   return sameFields(fields, current) ? undefined : fields;
 }

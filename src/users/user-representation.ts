@@ -5,7 +5,7 @@
  * serialisation and no hash (docs/performance.md, Reads). The same text is the
  * `data` of the user's change event.
  */
-import type { User } from './user.js';
+import { fieldsOf, type User } from './user.js';
 import { etagOf } from './user-etag.js';
 
 export interface UserRepresentation {
@@ -29,11 +29,7 @@ export function representationOf(user: User): UserRepresentation {
     // Members listed explicitly: the text must not depend on how the object was assembled.
     const json = JSON.stringify({
       uid: user.uid,
-      username: user.username,
-      email_address: user.email_address,
-      legacy_ids: user.legacy_ids,
-      display_name: user.display_name,
-      attributes: user.attributes,
+      ...fieldsOf(user),
       created_at: user.created_at,
       updated_at: user.updated_at,
       version: user.version,

@@ -96,7 +96,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
   app.get('/users', { config: { access: 'users:read' }, schema: searchSchema, preValidation: wellFormedQuery(['limit']) }, async (request, reply) => {
     const { users, nextCursor, position } = await service.search(request.query);
     if (nextCursor !== undefined) reply.header('link', `<${nextPageUrl(request.query, nextCursor)}>; rel="next"`);
-    return reply.header('cache-control', 'no-cache').header(FEED_POSITION, String(position)).send(users);
+    // Each user as its representation's text, so a search answers the same bytes as a read by uid.
+    const body = `[${users.map((user) => representationOf(user).json).join(',')}]`;
+    return reply.header('cache-control', 'no-cache').header(FEED_POSITION, String(position)).type(JSON_UTF8).send(body as never);
   });
 
   // GET and HEAD share one route: Fastify's automatic HEAD route would give a 304 a Content-Length

@@ -6,6 +6,7 @@
 import { Type, type Static } from 'typebox';
 import { named } from '../http/openapi/api-document.js';
 import { EMAIL_ADDRESS_PATTERN, LEGACY_ID_PATTERN, USERNAME_PATTERN } from './user-formats.js';
+import { profileAnswered, profilePatch, profileWritten } from './profile-schemas.js';
 
 export const USERNAME_MAX = 64;
 /**
@@ -62,6 +63,19 @@ const Attributes = Type.Object({}, {
   examples: [{ department: 'R&D' }],
 });
 
+const ExternalId = Type.Union(
+  [Type.String({ format: 'legacy-id', minLength: 1, maxLength: 256, pattern: LEGACY_ID_PATTERN, description: 'Printable characters, matched exactly.' }), Type.Null()],
+  {
+    description:
+      "The provisioning client's id for the user (SCIM `externalId`): unique across users and matched exactly, like a legacy id; null (the default) when none. Separate from `legacy_ids`: an identity provider owns it and may change it.",
+    examples: ['00u1a2b3c4D5e6F7g8h9'],
+  },
+);
+
+const Active = Type.Boolean({
+  description: 'false: deprovisioned. The user stays readable by uid and every key, keeps its keys and appears in search unless filtered by `active`. Default true.',
+});
+
 export const Uid = Type.String({
   format: 'uuid',
   description: 'Canonical ID: a lower-case UUIDv7 assigned by the service. Read-only.',
@@ -76,7 +90,10 @@ const writableFields = {
   email_address: EmailAddress,
   legacy_ids: Type.Optional(LegacyIds),
   legacy_id: Type.Optional(Type.String({ ...LegacyId, description: 'Shorthand for `legacy_ids: [value]`; not together with `legacy_ids`.' })),
+  external_id: Type.Optional(ExternalId),
+  active: Type.Optional(Active),
   display_name: Type.Optional(DisplayName),
+  ...profileWritten,
   attributes: Type.Optional(Attributes),
 };
 
@@ -123,10 +140,13 @@ export const UserPatch = named(
   'UserPatch',
   Type.Object(
     {
-      username: Type.Optional(Type.Union([Username, Type.Null()], { description: 'A new username (null is refused: it is required).' })),
-      email_address: Type.Optional(Type.Union([EmailAddress, Type.Null()], { description: 'A new email address (null is refused: it is required).' })),
+      username: Type.Optional(Username),
+      email_address: Type.Optional(EmailAddress),
       legacy_ids: Type.Optional(Type.Union([LegacyIds, Type.Null()], { description: 'Replaces the whole list; null empties it.' })),
+      external_id: Type.Optional(ExternalId),
+      active: Type.Optional(Active),
       display_name: Type.Optional(DisplayName),
+      ...profilePatch,
       attributes: Type.Optional(
         Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
           description: 'Merged into the attributes member by member (recursively); a member set to null is removed; null empties them.',
@@ -165,7 +185,10 @@ export const UserResource = Type.Object(
     username: Username,
     email_address: EmailAddress,
     legacy_ids: LegacyIds,
+    external_id: ExternalId,
+    active: Active,
     display_name: DisplayName,
+    ...profileAnswered,
     attributes: Attributes,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -200,6 +223,8 @@ export const SearchQuery = Type.Object(
     username: Type.Optional(SearchParam('Exact username, compared case-insensitively.')),
     email_address: Type.Optional(SearchParam('Exact email address, compared case-insensitively.')),
     legacy_id: Type.Optional(SearchParam('Exact legacy id (case-sensitive).')),
+    external_id: Type.Optional(SearchParam('Exact external id (case-sensitive).')),
+    active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: '`true` or `false`: only active or only deactivated users.' })),
     q: Type.Optional(SearchParam('Case-insensitive prefix of the username, email address or display name.')),
     limit: Type.Optional(
       Type.Integer({

@@ -4,7 +4,7 @@
  */
 import { ProblemError } from '../http/problems.js';
 import { KeyConflictError } from '../store/store-errors.js';
-import type { PendingIdempotency, Precondition, SearchFilter, UserStore, WriteOutcome } from '../store/user-store.js';
+import type { PendingIdempotency, Precondition, SearchFilter, SearchPage, UserStore, WriteOutcome } from '../store/user-store.js';
 import { canon } from './canonical.js';
 import { newUid } from './new-uid.js';
 import { decodeCursor, encodeCursor } from './search-cursor.js';
@@ -12,7 +12,7 @@ import { isUid, type User } from './user.js';
 import type { UserRepresentation } from './user-representation.js';
 import { isStorable, toUserFields } from './user-input.js';
 import { parseUserRef } from './user-ref.js';
-import { patchedFields } from './user-patch.js';
+import { patchedFields, validatedFields } from './user-patch.js';
 import { SEARCH_LIMIT_DEFAULT, type CreateUserBody, type ReplaceUserBody, type SearchQuery, type UserPatch } from './user-schemas.js';
 
 export interface SearchResult {
@@ -99,6 +99,27 @@ export function createUserService({ store, now = () => new Date().toISOString() 
     /** The uid a write path names (lower case), or 404 when it cannot name one. */
     writableUid,
 
+    /**
+     * Replaces the user with the body `next` computes from the current user inside the
+     * write's transaction (the shape of a PUT body, validated as one): the write of a
+     * second door (SCIM) that maps its own representation. Nothing is written when the
+     * result equals the current user.
+     */
+    async rewrite(ref: string, next: (current: User) => Record<string, unknown>, precondition?: Precondition): Promise<User> {
+      const uid = writableUid(ref);
+      const outcome = await store.replace(uid, (current) => validatedFields(current, next(current), 'The user'), now(), precondition).catch(conflict);
+      return settle(outcome);
+    },
+
+    /** The user with this uid (lower case), or undefined. */
+    findUser: (uid: string) => (isUid(uid) ? store.findByKey('uid', uid) : Promise.resolve(undefined)),
+
+    /** How many users match a search's filters (already in compared form). */
+    count: (filter: SearchFilter) => store.count(filter),
+
+    /** A page of users in uid order after `after`, with no cursor signing: for a door with its own paging (SCIM). */
+    page: (page: SearchPage) => store.search(page),
+
     async replace(ref: string, body: ReplaceUserBody, precondition?: Precondition): Promise<User> {
       const uid = writableUid(ref);
       if (body.uid !== undefined && body.uid.toLowerCase() !== uid) {
@@ -126,6 +147,8 @@ export function createUserService({ store, now = () => new Date().toISOString() 
       if (query.username !== undefined) filter.username = canon(query.username);
       if (query.email_address !== undefined) filter.email_address = canon(query.email_address);
       if (query.legacy_id !== undefined) filter.legacy_id = query.legacy_id;
+      if (query.external_id !== undefined) filter.external_id = query.external_id;
+      if (query.active !== undefined) filter.active = query.active === 'true';
       if (query.q !== undefined) filter.prefix = canon(query.q);
       let after: string | undefined;
       if (query.cursor !== undefined) {

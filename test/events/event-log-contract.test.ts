@@ -12,7 +12,7 @@ import { openPostgresUserStore } from '../../src/store/postgres/postgres-user-st
 import { KeyConflictError } from '../../src/store/store-errors.js';
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import type { UserStore } from '../../src/store/user-store.js';
-import type { User, UserFields } from '../../src/users/user.js';
+import { withDefaults, type User, type UserFields } from '../../src/users/user.js';
 import { edit } from './feed-fixtures.js';
 import { createTestDatabaseUrl, describeEachStore, openTestStoreAt, type StoreKind, type TestDatabaseUrl } from '../helpers/stores.js';
 
@@ -20,7 +20,7 @@ let sequence = 0;
 function newUser(overrides: Partial<UserFields> = {}): User {
   sequence += 1;
   const now = new Date().toISOString();
-  return {
+  return withDefaults({
     uid: uuidv7(),
     username: `feed${sequence}`,
     email_address: `feed${sequence}@example.com`,
@@ -31,7 +31,7 @@ function newUser(overrides: Partial<UserFields> = {}): User {
     updated_at: now,
     version: 1,
     ...overrides,
-  };
+  });
 }
 
 /** Every readable event after `after`, read in pages of `page`. */

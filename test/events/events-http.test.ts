@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
-import type { User } from '../../src/users/user.js';
+import { withDefaults, type User } from '../../src/users/user.js';
 import { assertProblem } from '../helpers/problem-assertions.js';
 import { openEventStream } from '../helpers/sse-client.js';
 import { describeEachStore } from '../helpers/stores.js';
@@ -191,7 +191,7 @@ describeEachStore('GET /events', (kind) => {
       const count = 1000;
       const padding = 'x'.repeat(16000);
       const now = new Date().toISOString();
-      const users: User[] = Array.from({ length: count }, (_, i) => ({
+      const users: User[] = Array.from({ length: count }, (_, i) => withDefaults({
         uid: uuidv7(),
         username: `slow${process.pid}x${i}`,
         email_address: `slow${process.pid}x${i}@example.com`,

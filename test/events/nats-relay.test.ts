@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
 import { applyRetention } from '../../src/events/retention.js';
 import { RELAY_NAME } from '../../src/events/nats-relay.js';
-import type { User } from '../../src/users/user.js';
+import { withDefaults, type User } from '../../src/users/user.js';
 import { startChildServer, type StartedChildServer } from '../helpers/child-server.js';
 import { natsSkipReason, purgeStream, startPrivateNats, streamMessages, uniqueStream, type StreamMessage, type TestStream } from '../helpers/nats.js';
 import { createTestDatabase, postgresSkipReason } from '../helpers/postgres.js';
@@ -76,7 +76,7 @@ describeEachStore('the NATS relay', (kind) => {
     assert.equal(patched.status, 200);
     assert.equal((await server.delete(`/users/${user!.uid}`)).status, 204);
     const now = new Date().toISOString();
-    const imported = Array.from({ length: 150 }, (_, i) => ({ uid: uuidv7(), username: `relay${process.pid}x${i}`, email_address: `relay${process.pid}x${i}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 }));
+    const imported = Array.from({ length: 150 }, (_, i) => (withDefaults({ uid: uuidv7(), username: `relay${process.pid}x${i}`, email_address: `relay${process.pid}x${i}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 })));
     await server.store.importUsers(imported, 'skip', now);
     const latest = await server.store.events.settle();
     assert.equal(latest, 155);

@@ -19,7 +19,7 @@ import type { StoredEvent } from '../../src/events/event-log.js';
 import { openPostgresUserStore } from '../../src/store/postgres/postgres-user-store.js';
 import { insertUser } from '../../src/store/postgres/postgres-user-writes.js';
 import type { UserStore } from '../../src/store/user-store.js';
-import type { User } from '../../src/users/user.js';
+import { withDefaults, type User } from '../../src/users/user.js';
 import { edit } from './feed-fixtures.js';
 import { createTestDatabase, postgresSkipReason, type TestDatabase } from '../helpers/postgres.js';
 
@@ -28,7 +28,7 @@ const skip = await postgresSkipReason();
 let sequence = 0;
 function newUser(username = `order${++sequence}`): User {
   const now = new Date().toISOString();
-  return { uid: uuidv7(), username, email_address: `order${++sequence}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 };
+  return withDefaults({ uid: uuidv7(), username, email_address: `order${++sequence}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 });
 }
 
 /** Resolves once a backend of this database waits for a lock (the write under test is blocked on the held transaction). */

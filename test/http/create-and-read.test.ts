@@ -73,13 +73,22 @@ describeEachStore('POST /users and GET/HEAD /users/{uid}', (store) => {
       const res = await server.post('/users', body);
       assert.equal(res.status, 201, res.text);
       assert.match(String(res.headers['content-type']), /^application\/json/);
-      assert.deepEqual(Object.keys(res.body).sort(), [
-        'attributes', 'created_at', 'display_name', 'email_address', 'legacy_ids', 'uid', 'updated_at', 'username', 'version',
+      assert.deepEqual(Object.keys(res.body), [
+        'uid', 'username', 'email_address', 'legacy_ids', 'external_id', 'active', 'display_name', 'name', 'nick_name', 'title', 'user_type',
+        'preferred_language', 'locale', 'timezone', 'emails', 'phone_numbers', 'addresses', 'employee_number', 'cost_center', 'organization',
+        'division', 'department', 'manager', 'attributes', 'created_at', 'updated_at', 'version',
       ]);
       assert.equal(res.body.username, body.username);
       assert.equal(res.body.email_address, body.email_address);
       assert.deepEqual(res.body.legacy_ids, []);
+      assert.equal(res.body.external_id, null);
+      assert.equal(res.body.active, true);
       assert.equal(res.body.display_name, null);
+      for (const member of ['name', 'nick_name', 'title', 'user_type', 'preferred_language', 'locale', 'timezone', 'employee_number', 'cost_center', 'organization', 'division', 'department', 'manager']) {
+        assert.equal(res.body[member], null, member);
+      }
+      assert.deepEqual(res.body.emails, [{ value: body.email_address, primary: true }], 'emails holds email_address as its primary entry');
+      assert.deepEqual([res.body.phone_numbers, res.body.addresses], [[], []]);
       assert.deepEqual(res.body.attributes, {});
       assert.equal(res.body.version, 1);
     });

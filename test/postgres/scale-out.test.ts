@@ -99,7 +99,7 @@ describe('two instances on one PostgreSQL database', skip ? { skip } : {}, () =>
   it('the database holds every key once, each naming a user whose fields produce it, and no orphans', async () => {
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     try {
-      const users = await sql<{ uid: string; username: string; email_address: string; legacy_ids: string[] }[]>`SELECT uid, username, email_address, legacy_ids FROM users`;
+      const users = await sql<{ uid: string; username: string; email_address: string; legacy_ids: string[]; external_id: string | null }[]>`SELECT uid, username, email_address, legacy_ids, external_id FROM users`;
       const keys = await sql<{ key: string; value: string; uid: string }[]>`SELECT key, value, uid FROM user_keys`;
       const expected = users.flatMap((u) => keysOf(u).map((k) => `${k.key}|${k.value}|${u.uid}`)).sort();
       assert.deepEqual(keys.map((k) => `${k.key}|${k.value}|${k.uid}`).sort(), expected);

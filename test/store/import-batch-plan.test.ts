@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { planBatch, type BatchWrites } from '../../src/store/import-batch-plan.js';
 import { planImport, updatedUser, type ImportOutcome, type OnConflict } from '../../src/store/import-plan.js';
-import { keysOf, type User } from '../../src/users/user.js';
+import { withDefaults, keysOf, type User } from '../../src/users/user.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const UIDS = Array.from({ length: 6 }, (_, i) => `0190a7e4-0000-7000-8000-00000000000${i}`);
@@ -26,7 +26,8 @@ const userArb = fc.record({
   created_at: fc.constant('2025-01-01T00:00:00.000Z'),
   updated_at: fc.constant('2025-01-01T00:00:00.000Z'),
   version: fc.constantFrom(1, 2),
-});
+  external_id: fc.constantFrom(null, 'X1', 'X2'),
+}).map((user) => withDefaults(user));
 
 /** The users and key owners of a store. */
 interface Store {

@@ -6,12 +6,13 @@ import { StoreUnavailableError } from '../../src/store/store-errors.js';
 import { openPostgresUserStore, postgresClientOptions } from '../../src/store/postgres/postgres-user-store.js';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../../src/store/postgres/postgres-migrations.js';
 import type { UserStore } from '../../src/store/user-store.js';
-import type { User } from '../../src/users/user.js';
+import { withDefaults, type User } from '../../src/users/user.js';
 import { etagOf } from '../../src/users/user-etag.js';
 import { representationOf } from '../../src/users/user-representation.js';
 import { createTestDatabase, postgresSkipReason, type TestDatabase } from '../helpers/postgres.js';
 import { storeContractSuite } from '../store-contract.js';
 import { writeContractSuite } from '../store-contract-writes.js';
+import { assertMigratedTo8, userBefore8 } from './migration-8-checks.js';
 
 const skip = await postgresSkipReason();
 
@@ -96,6 +97,28 @@ if (skip) {
       }
     });
 
+    it('migration 8 gives every existing user the lifecycle and profile defaults, indexes its address and stores its new representation', async () => {
+      const fresh = await createTestDatabase();
+      const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
+      let store: UserStore | undefined;
+      try {
+        await migratePostgres(sql, 7);
+        const uid = uuidv7();
+        const before = userBefore8(uid);
+        // A row as the release before migration 8 wrote it: its representation without the new members.
+        await sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, representation, etag)
+          VALUES (${uid}, ${before.username}, ${before.email_address}, ${before.legacy_ids}, ${before.display_name}, ${JSON.stringify(before.attributes)}::json,
+            ${before.created_at}, ${before.updated_at}, ${before.version}, ${JSON.stringify(before)}, ${etagOf(before)})`;
+        await sql`INSERT INTO user_keys (key, value, uid) VALUES ('username', 'kept', ${uid}), ('email_address', 'kept@example.com', ${uid}), ('legacy_id', 'k:1', ${uid})`;
+        store = await openPostgresUserStore({ url: fresh.url });
+        await assertMigratedTo8(store, before);
+      } finally {
+        await store?.close();
+        await sql.end();
+        await fresh.drop();
+      }
+    });
+
     it('stores starting together on a fresh database all get the same cursor key', async () => {
       const fresh = await createTestDatabase();
       try {
@@ -154,7 +177,7 @@ if (skip) {
         const now = new Date().toISOString();
         const later = [];
         for (let i = 0; i < 3; i++) {
-          later.push(await store.create({ uid: uuidv7(), username: `later${i}`, email_address: `later${i}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 }));
+          later.push(await store.create(withDefaults({ uid: uuidv7(), username: `later${i}`, email_address: `later${i}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 })));
         }
         const { value: users } = await store.search({ filter: {}, after: uids[4999], limit: 10 });
         assert.deepEqual(users.map((user) => user.uid), later.map((user) => user.uid));
@@ -168,7 +191,7 @@ if (skip) {
     it('stores attributes as a JSON object that SQL can query', async () => {
       const store = await openPostgresUserStore({ url: db.url });
       const now = new Date().toISOString();
-      const user = await store.create({ uid: uuidv7(), username: 'jsonic', email_address: 'jsonic@example.com', legacy_ids: [], display_name: null, attributes: { department: 'R&D' }, created_at: now, updated_at: now, version: 1 });
+      const user = await store.create(withDefaults({ uid: uuidv7(), username: 'jsonic', email_address: 'jsonic@example.com', legacy_ids: [], display_name: null, attributes: { department: 'R&D' }, created_at: now, updated_at: now, version: 1 }));
       const sql = postgres(db.url, { max: 1, onnotice: () => {} });
       const [row] = await sql`SELECT json_typeof(attributes) AS kind, attributes->>'department' AS department FROM users WHERE uid = ${user.uid}`;
       assert.deepEqual({ ...row }, { kind: 'object', department: 'R&D' });
@@ -184,7 +207,7 @@ if (skip) {
         const watcher = postgres(db.url, { max: 1, onnotice: () => {} });
         const now = new Date().toISOString();
         const taken = `race:${importRetries}`;
-        const user = (name: string, legacy: string[]) => ({ uid: uuidv7(), username: name, email_address: `${name}@example.com`, legacy_ids: legacy, display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 });
+        const user = (name: string, legacy: string[]) => (withDefaults({ uid: uuidv7(), username: name, email_address: `${name}@example.com`, legacy_ids: legacy, display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 }));
         const rival = user(`rival${importRetries}`, [taken]);
         // The rival's key, inserted but not committed: invisible to the import's read, in the way of its write.
         let holding!: () => void;
@@ -233,7 +256,7 @@ if (skip) {
     it('a statement over the timeout (here: waiting on a row lock) is StoreUnavailableError, and the store recovers', async () => {
       const store = await openPostgresUserStore({ url: db.url, statementTimeoutMs: 200 });
       const now = new Date().toISOString();
-      const user = await store.create({ uid: uuidv7(), username: 'locked', email_address: 'locked@example.com', legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 });
+      const user = await store.create(withDefaults({ uid: uuidv7(), username: 'locked', email_address: 'locked@example.com', legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 }));
       const holder = postgres(db.url, { max: 1, onnotice: () => {} });
       // The row lock is held until the store's statement has timed out: no timing guesses.
       let locked!: () => void;

@@ -14,6 +14,7 @@ import { etagOf } from '../../src/users/user-etag.js';
 import { representationOf } from '../../src/users/user-representation.js';
 import { storeContractSuite } from '../store-contract.js';
 import { writeContractSuite } from '../store-contract-writes.js';
+import { assertMigratedTo8, userBefore8 } from './migration-8-checks.js';
 
 function sqliteHandle() {
   const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
@@ -188,6 +189,28 @@ describe('SQLite store specifics', () => {
       const stored = probe.prepare('SELECT representation FROM users WHERE uid = ?').pluck().get(user.uid) as string;
       probe.close();
       assert.equal(JSON.parse(stored).display_name, 'Again', 'the next write stores it again');
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('migration 8 gives every existing user the lifecycle and profile defaults, indexes its address and stores its new representation', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlite-migrate-8-'));
+    const path = join(dir, 'users.db');
+    const old = openSqliteDatabase(path);
+    old.transaction(() => applySqliteMigrations(old, 0, 7))();
+    const uid = uuidv7();
+    // A row as the release before migration 8 wrote it: its representation without the new members.
+    const before = userBefore8(uid);
+    old.prepare('INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, representation, etag) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(uid, before.username, before.email_address, JSON.stringify(before.legacy_ids), before.display_name, JSON.stringify(before.attributes), before.created_at, before.updated_at, before.version, JSON.stringify(before), etagOf(before));
+    for (const [key, value] of [['username', 'kept'], ['email_address', 'kept@example.com'], ['legacy_id', 'k:1']]) old.prepare('INSERT INTO user_keys (key, value, uid) VALUES (?, ?, ?)').run(key, value, uid);
+    old.close();
+
+    const store = openSqliteUserStore({ path });
+    try {
+      await assertMigratedTo8(store, before);
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

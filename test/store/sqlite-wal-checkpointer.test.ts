@@ -12,14 +12,14 @@ import { after, describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
 import Database from '../../src/store/sqlite/sqlite-driver.js';
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
-import type { User } from '../../src/users/user.js';
+import { withDefaults, type User } from '../../src/users/user.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wal-checkpointer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function userNumber(n: number): User {
   const now = new Date().toISOString();
-  return { uid: uuidv7(), username: `checkpointed.${n}`, email_address: `checkpointed.${n}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 };
+  return withDefaults({ uid: uuidv7(), username: `checkpointed.${n}`, email_address: `checkpointed.${n}@example.com`, legacy_ids: [], display_name: null, attributes: {}, created_at: now, updated_at: now, version: 1 });
 }
 
 /** Users in a copy of the database file without its WAL, or -1 while a checkpoint is writing it. */

@@ -22,9 +22,10 @@
  */
 import type postgres from 'postgres';
 import type { TransactionSql } from 'postgres';
-import { displayNameKey, type User } from '../../users/user.js';
+import { displayNameKey, emailKeysOf, type User } from '../../users/user.js';
 import { keysOfUser, planBatch, StaleSnapshotError, type BatchSnapshot, type BatchWrites } from '../import-batch-plan.js';
 import type { ImportOutcome, OnConflict } from '../import-plan.js';
+import { profileColumn } from '../../users/user-profile.js';
 import { HOLDERS_AND_LOCKED_ROWS_SQL, HOLDERS_SQL, KEY_COLUMNS, NESTED_LOOPS_SQL, textArrayLiteral, USER_COLUMNS, WRITE_SQL } from './postgres-bulk-sql.js';
 import { isUniqueViolation } from './postgres-errors.js';
 import { importOneByOne } from './postgres-import-one-by-one.js';
@@ -81,7 +82,7 @@ function writeParameters(writes: BatchWrites, now: string, feed: Feed): (string 
         case 'version':
           return String(user.version);
         default:
-          return user[column];
+          return user[column] as string | null;
       }
     });
   const keys = [
@@ -97,6 +98,9 @@ function writeParameters(writes: BatchWrites, now: string, feed: Feed): (string 
     now,
     feed.enabled,
     representations.map((r) => r.etag),
+    users.map(([, user]) => user.external_id),
+    users.map(([, user]) => String(user.active)),
+    users.map(([, user]) => profileColumn(user)),
   ];
 }
 
@@ -110,7 +114,17 @@ interface WriteCounts {
 
 async function writeBatch(tx: TransactionSql, writes: BatchWrites, now: string, feed: Feed): Promise<WriteCounts> {
   const [counts] = await tx.unsafe<WriteCounts[]>(WRITE_SQL, writeParameters(writes, now, feed) as never[], { prepare: false });
+  await indexEmails(tx, writes);
   return counts as WriteCounts;
+}
+
+/** The written users' rows of user_emails: those of updated users made again, every address once. */
+async function indexEmails(tx: TransactionSql, writes: BatchWrites): Promise<void> {
+  const written = [...writes.inserts, ...writes.updates];
+  if (written.length === 0) return;
+  if (writes.updates.length > 0) await tx`DELETE FROM user_emails WHERE uid = ANY(${writes.updates.map((u) => u.uid)}::uuid[])`;
+  const rows = written.flatMap((user) => emailKeysOf(user).map((value) => [value, user.uid] as const));
+  await tx`INSERT INTO user_emails (value, uid) SELECT * FROM unnest(${rows.map((r) => r[0])}::text[], ${rows.map((r) => r[1])}::uuid[]) ORDER BY 1`;
 }
 
 async function importOnce(tx: TransactionSql, users: readonly User[], onConflict: OnConflict, now: string, feed: Feed): Promise<ImportOutcome[]> {

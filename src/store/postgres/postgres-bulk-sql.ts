@@ -38,18 +38,22 @@ export const HOLDERS_SQL = `SELECT h.key, h.value, h.uid::text AS uid FROM (${HE
 export const HOLDERS_AND_LOCKED_ROWS_SQL = `
   WITH held AS (${HELD}),
   locked AS (
-    SELECT u.uid, u.username, u.email_address, u.legacy_ids, u.display_name, u.attributes, u.created_at, u.updated_at, u.version
+    SELECT u.uid, u.username, u.email_address, u.legacy_ids, u.display_name, u.attributes, u.created_at, u.updated_at, u.version,
+      u.external_id, u.active, u.profile
     FROM users u WHERE u.uid IN (SELECT uid FROM held) FOR UPDATE
   )
   SELECT h.key, h.value, h.uid::text AS uid, NULL::text AS username, NULL::text AS email_address, NULL::text[] AS legacy_ids,
-    NULL::text AS display_name, NULL::json AS attributes, NULL::timestamptz AS created_at, NULL::timestamptz AS updated_at, NULL::int AS version
+    NULL::text AS display_name, NULL::json AS attributes, NULL::timestamptz AS created_at, NULL::timestamptz AS updated_at, NULL::int AS version,
+    NULL::text AS external_id, NULL::boolean AS active, NULL::json AS profile
   FROM held h
   UNION ALL
-  SELECT NULL, NULL, l.uid::text, l.username, l.email_address, l.legacy_ids, l.display_name, l.attributes, l.created_at, l.updated_at, l.version
+  SELECT NULL, NULL, l.uid::text, l.username, l.email_address, l.legacy_ids, l.display_name, l.attributes, l.created_at, l.updated_at, l.version,
+    l.external_id, l.active, l.profile
   FROM locked l`;
 
-/** The columns of WRITE_SQL's users, in parameter order ($1 … $11). */
+/** The columns of WRITE_SQL's users, in parameter order ($1 … $11; then $20 … $22: external_id, active as 'true' or 'false' (text, like the other columns), the profile as JSON text). */
 export const USER_COLUMNS = ['op', 'uid', 'username', 'email_address', 'legacy_ids', 'display_name', 'display_name_key', 'attributes', 'created_at', 'updated_at', 'version'] as const;
+
 
 /** The columns of WRITE_SQL's key rows, in parameter order ($12 … $15). */
 export const KEY_COLUMNS = ['op', 'key', 'value', 'uid'] as const;
@@ -77,21 +81,25 @@ export const KEY_COLUMNS = ['op', 'key', 'value', 'uid'] as const;
 export const WRITE_SQL = `
   WITH user_rows AS (
     SELECT r.op, r.uid, r.username, r.email_address, r.legacy_ids::text[] AS legacy_ids, r.display_name, r.display_name_key,
-      r.attributes::json AS attributes, r.created_at, r.updated_at, r.version, r.representation, r.etag
+      r.attributes::json AS attributes, r.created_at, r.updated_at, r.version, r.representation, r.etag,
+      r.external_id, r.active::boolean AS active, r.profile::json AS profile
     FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-      $9::timestamptz[], $10::timestamptz[], $11::int[], $16::text[], $19::text[])
-      AS r(op, uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag)
+      $9::timestamptz[], $10::timestamptz[], $11::int[], $16::text[], $19::text[], $20::text[], $21::text[], $22::text[])
+      AS r(op, uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag,
+        external_id, active, profile)
   ),
   inserted AS (
-    INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag)
-    SELECT uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag
+    INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag,
+      external_id, active, profile)
+    SELECT uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag,
+      external_id, active, profile
     FROM user_rows WHERE op = 'insert' ORDER BY uid
     RETURNING 1
   ),
   updated AS (
     UPDATE users SET username = r.username, email_address = r.email_address, legacy_ids = r.legacy_ids, display_name = r.display_name,
       display_name_key = r.display_name_key, attributes = r.attributes, updated_at = r.updated_at, version = r.version,
-      representation = r.representation, etag = r.etag
+      representation = r.representation, etag = r.etag, external_id = r.external_id, active = r.active, profile = r.profile
     FROM user_rows r WHERE r.op = 'update' AND users.uid = r.uid
     RETURNING 1
   ),

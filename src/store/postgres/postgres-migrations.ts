@@ -6,7 +6,10 @@
  */
 import postgres, { type Sql, type TransactionSql } from 'postgres';
 import { representationOf } from '../../users/user-representation.js';
-import { userRowToUser, type UserRow } from './postgres-rows.js';
+import { USER_SELECT_COLUMNS, userRowToUser, type UserRow } from './postgres-rows.js';
+
+/** The columns of users before migration 8: what migration 6 can read. */
+const COLUMNS_BEFORE_8 = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version';
 
 /** A migration is SQL, or a function for what SQL cannot compute (it runs in the same transaction). */
 export type PostgresMigration = string | ((tx: TransactionSql) => Promise<void>);
@@ -15,10 +18,10 @@ export type PostgresMigration = string | ((tx: TransactionSql) => Promise<void>)
 const FILL_BATCH = 1000;
 
 /** Fills `representation` and `etag` of every row that has none, in uid order, a batch at a time. */
-async function fillRepresentations(tx: TransactionSql): Promise<void> {
+async function fillRepresentations(tx: TransactionSql, columns: string): Promise<void> {
   for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
     const rows = await tx<UserRow[]>`
-      SELECT uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version
+      SELECT ${tx.unsafe(columns)}
       FROM users WHERE uid > ${after}::uuid AND representation IS NULL ORDER BY uid LIMIT ${FILL_BATCH}`;
     const last = rows[rows.length - 1];
     if (last === undefined) return;
@@ -154,7 +157,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     WHEN (NEW.version IS DISTINCT FROM OLD.version AND NEW.representation IS NOT DISTINCT FROM OLD.representation)
     EXECUTE FUNCTION users_representation_outdated();
     `);
-    await fillRepresentations(tx);
+    await fillRepresentations(tx, COLUMNS_BEFORE_8);
   },
   // 7: a sequencer run (migration 5) finds unnumbered events by an index scan of
   // events_unsequenced, never a bitmap scan. Numbering updates each event row, so the old
@@ -166,6 +169,28 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   `
   ALTER FUNCTION sequence_events(bigint, integer, text) SET enable_bitmapscan = off;
   `,
+  // 8: the lifecycle and the profile (see src/store/sqlite/sqlite-migrations.ts, migration 8):
+  // `external_id` a key of user_keys, `active` a column with a partial index of the deactivated,
+  // the profile one json column, user_emails every address of `emails` (not unique), and an index
+  // on updated_at for `meta.lastModified` filters. Every stored representation is made again.
+  async (tx) => {
+    await tx.unsafe(`
+  ALTER TABLE users ADD COLUMN external_id text, ADD COLUMN active boolean NOT NULL DEFAULT true, ADD COLUMN profile json NOT NULL DEFAULT '{}';
+  CREATE INDEX users_inactive ON users (uid) WHERE NOT active;
+  CREATE INDEX users_by_updated_at ON users (updated_at);
+  CREATE TABLE user_emails (
+    value text COLLATE "C" NOT NULL,
+    uid uuid NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
+    PRIMARY KEY (value, uid)
+  );
+  CREATE INDEX user_emails_by_uid ON user_emails (uid);
+  INSERT INTO user_emails (value, uid) SELECT value, uid FROM user_keys WHERE key = 'email_address';
+  ALTER TABLE user_keys DROP CONSTRAINT user_keys_key_check;
+  ALTER TABLE user_keys ADD CONSTRAINT user_keys_key_check CHECK (key IN ('username', 'email_address', 'legacy_id', 'external_id'));
+  UPDATE users SET representation = NULL, etag = NULL WHERE representation IS NOT NULL;
+    `);
+    await fillRepresentations(tx, USER_SELECT_COLUMNS);
+  },
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */

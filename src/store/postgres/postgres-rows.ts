@@ -3,6 +3,10 @@
  * turns it into the domain User; the parameters a single user is written with.
  */
 import { displayNameKey, type User } from '../../users/user.js';
+import { profileColumn, profileFromColumn, type Profile } from '../../users/user-profile.js';
+
+/** The columns a User is read from (migration 8 added the last three). */
+export const USER_SELECT_COLUMNS = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile';
 import { representationOf } from '../../users/user-representation.js';
 
 export interface UserRow {
@@ -16,6 +20,10 @@ export interface UserRow {
   created_at: Date;
   updated_at: Date;
   version: number;
+  /** Absent from rows read by migrations that ran before migration 8 added them: the defaults then. */
+  external_id?: string | null;
+  active?: boolean;
+  profile?: Partial<Profile>;
 }
 
 export function userRowToUser(row: UserRow): User {
@@ -24,7 +32,10 @@ export function userRowToUser(row: UserRow): User {
     username: row.username,
     email_address: row.email_address,
     legacy_ids: row.legacy_ids,
+    external_id: row.external_id ?? null,
+    active: row.active !== false,
     display_name: row.display_name,
+    ...profileFromColumn(row.profile, row.email_address),
     attributes: row.attributes,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -44,6 +55,9 @@ export function rowValues(user: User) {
     // Sent as text and cast, so the server keeps the exact text (member order);
     // a json-typed parameter would go through jsonb and be reordered.
     attributes: JSON.stringify(user.attributes),
+    external_id: user.external_id,
+    active: user.active,
+    profile: profileColumn(user),
     created_at: user.created_at,
     updated_at: user.updated_at,
     version: user.version,

@@ -17,7 +17,7 @@ import { keysOf, type LookupKey, type UniqueKey, type User } from '../../users/u
 import { representationOf } from '../../users/user-representation.js';
 import { AbandonedWrite, IdempotencyKeyTaken, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import type { OnConflict } from '../import-plan.js';
-import type { BatchIdempotency, Change, IdempotencyRecord, PendingIdempotency, Positioned, Precondition, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
+import type { BatchIdempotency, Change, IdempotencyRecord, PendingIdempotency, Positioned, Precondition, SearchFilter, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
 import { postgresEventLog } from './postgres-event-log.js';
 import { postgresLeadership } from './postgres-leadership.js';
 import { claimStatement, postgresIdempotency } from './postgres-idempotency.js';
@@ -26,7 +26,7 @@ import { importBatch } from './postgres-bulk-import.js';
 import { isRetryable, isUnavailable, isUniqueViolation } from './postgres-errors.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
-import { deleteUser, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
+import { deleteUser, emailRowsInsert, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
 
 export { userRowToUser } from './postgres-rows.js';
 
@@ -94,8 +94,29 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     }
   }
 
-  const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version`;
+  const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile`;
   const feed: Feed = { enabled: options.changeFeed !== false };
+
+  /** The conditions of a search, joined with AND. */
+  function searchWhere(filter: SearchFilter, after?: string) {
+    const conditions = [sql`TRUE`];
+    if (after !== undefined) conditions.push(sql`uid > ${after}::uuid`);
+    for (const key of ['username', 'email_address', 'legacy_id', 'external_id'] as const) {
+      const value = filter[key];
+      if (value !== undefined) conditions.push(sql`uid IN (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`);
+    }
+    if (filter.active !== undefined) conditions.push(sql`active = ${filter.active}`);
+    if (filter.email !== undefined) conditions.push(sql`uid IN (SELECT uid FROM user_emails WHERE value = ${filter.email})`);
+    if (filter.updated !== undefined) conditions.push(filter.updated.op === 'gt' ? sql`updated_at > ${filter.updated.at}::timestamptz` : sql`updated_at >= ${filter.updated.at}::timestamptz`);
+    if (filter.prefix !== undefined) {
+      const low = filter.prefix;
+      const high = prefixUpperBound(low);
+      const keyRange = high === undefined ? sql`value >= ${low}` : sql`value >= ${low} AND value < ${high}`;
+      const nameRange = high === undefined ? sql`display_name_key >= ${low}` : sql`display_name_key >= ${low} AND display_name_key < ${high}`;
+      conditions.push(sql`(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND ${keyRange}) OR (${nameRange}))`);
+    }
+    return conditions.reduce((all, condition) => sql`${all} AND ${condition}`);
+  }
   const events = postgresEventLog(sql, run, options.onBackgroundError ?? (() => {}));
 
   /**
@@ -155,7 +176,8 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       try {
         // The event's id is taken after the keys are in (postgres-user-writes.ts: Feed).
         const appended = eventAfter(sql, feed, userEvent('user.created', user, user.created_at), 'keyed');
-        const keyed = sql`keyed AS (INSERT INTO user_keys (key, value, uid) SELECT t.k, t.v, inserted.uid FROM inserted, ${keys} RETURNING 1)`;
+        const keyed = sql`keyed AS (INSERT INTO user_keys (key, value, uid) SELECT t.k, t.v, inserted.uid FROM inserted, ${keys} RETURNING 1),
+          emailed AS (${emailRowsInsert(sql, user, sql`inserted`)})`;
         if (pending === undefined) {
           await sql`WITH inserted AS (${userRowInsert(sql, user)} RETURNING uid), ${keyed}, appended AS (${appended}) SELECT count(*) FROM keyed`;
           return;
@@ -243,21 +265,12 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     },
 
     async search({ filter, after, limit }: SearchPage) {
-      const conditions = [sql`TRUE`];
-      if (after !== undefined) conditions.push(sql`uid > ${after}::uuid`);
-      for (const key of ['username', 'email_address', 'legacy_id'] as const) {
-        const value = filter[key];
-        if (value !== undefined) conditions.push(sql`uid IN (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`);
-      }
-      if (filter.prefix !== undefined) {
-        const low = filter.prefix;
-        const high = prefixUpperBound(low);
-        const keyRange = high === undefined ? sql`value >= ${low}` : sql`value >= ${low} AND value < ${high}`;
-        const nameRange = high === undefined ? sql`display_name_key >= ${low}` : sql`display_name_key >= ${low} AND display_name_key < ${high}`;
-        conditions.push(sql`(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND ${keyRange}) OR (${nameRange}))`);
-      }
-      const where = conditions.reduce((all, condition) => sql`${all} AND ${condition}`);
-      return positionedRead(sql`SELECT ${columns} FROM users WHERE ${where} ORDER BY uid LIMIT ${limit}`);
+      return positionedRead(sql`SELECT ${columns} FROM users WHERE ${searchWhere(filter, after)} ORDER BY uid LIMIT ${limit}`);
+    },
+
+    async count(filter: SearchFilter) {
+      const [row] = await run(() => sql<{ n: number }[]>`SELECT count(*)::int AS n FROM users WHERE ${searchWhere(filter)}`);
+      return row?.n ?? 0;
     },
 
     events,

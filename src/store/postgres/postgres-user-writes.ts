@@ -9,12 +9,12 @@
 import type postgres from 'postgres';
 import type { TransactionSql } from 'postgres';
 import type { EventType } from '../../events/event-log.js';
-import { keysOf, type User } from '../../users/user.js';
+import { emailKeysOf, keysOf, type User } from '../../users/user.js';
 import { representationOf } from '../../users/user-representation.js';
 import type { Holder } from '../import-plan.js';
 import { KeyConflictError } from '../store-errors.js';
 import type { Precondition, WriteOutcome } from '../user-store.js';
-import { rowValues, userRowToUser, type UserRow } from './postgres-rows.js';
+import { rowValues, USER_SELECT_COLUMNS, userRowToUser, type UserRow } from './postgres-rows.js';
 
 type Connection = TransactionSql | postgres.Sql;
 
@@ -26,9 +26,16 @@ type Connection = TransactionSql | postgres.Sql;
 export function userRowInsert(sql: Connection, user: User, fromClaimed = false) {
   const v = rowValues(user);
   const source = fromClaimed ? sql`FROM claimed` : sql``;
-  return sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag)
+  return sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version,
+      external_id, active, profile, representation, etag)
     SELECT ${v.uid}::uuid, ${v.username}::text, ${v.email_address}::text, ${v.legacy_ids}::text[], ${v.display_name}::text, ${v.display_name_key}::text,
-      ${v.attributes}::text::json, ${v.created_at}::timestamptz, ${v.updated_at}::timestamptz, ${v.version}::int, ${v.representation}::text, ${v.etag}::text ${source}`;
+      ${v.attributes}::text::json, ${v.created_at}::timestamptz, ${v.updated_at}::timestamptz, ${v.version}::int,
+      ${v.external_id}::text, ${v.active}::boolean, ${v.profile}::text::json, ${v.representation}::text, ${v.etag}::text ${source}`;
+}
+
+/** The INSERT of the user's rows in user_emails (every address, canonical), for the uid `from` yields (a CTE of the inserted row). */
+export function emailRowsInsert(sql: Connection, user: User, from: ReturnType<Connection>) {
+  return sql`INSERT INTO user_emails (value, uid) SELECT e, uid FROM ${from}, unnest(${emailKeysOf(user)}::text[]) AS e`;
 }
 
 /**
@@ -90,7 +97,7 @@ export const userEvent = (type: 'user.created' | 'user.updated', user: User, tim
 
 /** Inserts the user row and its keys, and its `user.created` event at `time`. */
 export async function insertUser(tx: TransactionSql, user: User, feed: Feed, time: string): Promise<void> {
-  await tx`${userRowInsert(tx, user)}`;
+  await tx`WITH inserted AS (${userRowInsert(tx, user)} RETURNING uid) ${emailRowsInsert(tx, user, tx`inserted`)}`;
   await insertKeys(tx, user, feed, userEvent('user.created', user, time));
 }
 
@@ -98,9 +105,12 @@ export async function insertUser(tx: TransactionSql, user: User, feed: Feed, tim
 export async function replaceUser(tx: TransactionSql, next: User, feed: Feed): Promise<void> {
   const v = rowValues(next);
   await tx`DELETE FROM user_keys WHERE uid = ${next.uid}`;
+  await tx`DELETE FROM user_emails WHERE uid = ${next.uid}`;
+  await tx`INSERT INTO user_emails (value, uid) SELECT e, ${next.uid}::uuid FROM unnest(${emailKeysOf(next)}::text[]) AS e`;
   await tx`UPDATE users SET username = ${v.username}, email_address = ${v.email_address}, legacy_ids = ${v.legacy_ids},
     display_name = ${v.display_name}, display_name_key = ${v.display_name_key}, attributes = ${v.attributes}::text::json,
-    updated_at = ${v.updated_at}, version = ${v.version}, representation = ${v.representation}, etag = ${v.etag} WHERE uid = ${next.uid}`;
+    updated_at = ${v.updated_at}, version = ${v.version}, external_id = ${v.external_id}, active = ${v.active}, profile = ${v.profile}::text::json,
+    representation = ${v.representation}, etag = ${v.etag} WHERE uid = ${next.uid}`;
   await insertKeys(tx, next, feed, userEvent('user.updated', next, next.updated_at));
 }
 
@@ -116,7 +126,7 @@ export async function deleteUser(tx: TransactionSql, user: User, feed: Feed): Pr
 /** The current user, locked until the transaction ends, if it exists and `precondition` accepts it. */
 export async function lockCurrent(tx: TransactionSql, uid: string, precondition?: Precondition): Promise<WriteOutcome<User>> {
   const [row] = await tx<UserRow[]>`
-    SELECT uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version FROM users WHERE uid = ${uid} FOR UPDATE`;
+    SELECT ${tx.unsafe(USER_SELECT_COLUMNS)} FROM users WHERE uid = ${uid} FOR UPDATE`;
   if (!row) return { status: 'not-found' };
   const user = userRowToUser(row);
   if (precondition && !precondition(user)) return { status: 'precondition-failed' };

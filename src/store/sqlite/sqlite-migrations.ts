@@ -15,9 +15,12 @@ export type SqliteMigration = string | ((db: Database) => void);
 /** Rows whose representation is filled per statement by migration 6. */
 const FILL_BATCH = 1000;
 
+/** The columns of users before migration 8: what migration 6 can read. */
+const COLUMNS_BEFORE_8 = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version';
+
 /** Fills `representation` and `etag` of every row that has none, in uid order, a batch at a time. */
-function fillRepresentations(db: Database): void {
-  const batch = db.prepare<[string, number], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE uid > ? AND representation IS NULL ORDER BY uid LIMIT ?`);
+function fillRepresentations(db: Database, columns: string): void {
+  const batch = db.prepare<[string, number], UserRow>(`SELECT ${columns} FROM users WHERE uid > ? AND representation IS NULL ORDER BY uid LIMIT ?`);
   const fill = db.prepare('UPDATE users SET representation = ?, etag = ? WHERE uid = ?');
   for (let after = ''; ; ) {
     const rows = batch.all(after, FILL_BATCH);
@@ -142,7 +145,48 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
         WHEN NEW.representation IS OLD.representation
         BEGIN UPDATE users SET representation = NULL, etag = NULL WHERE uid = NEW.uid; END;
     `);
-    fillRepresentations(db);
+    fillRepresentations(db, COLUMNS_BEFORE_8);
+  },
+  // 7: nothing; kept so that SQLite and PostgreSQL files share version numbers from 8 on.
+  '',
+  // 8: the lifecycle and the profile (CONTRACT §1; src/users/user-profile.ts). `active` and
+  // `external_id` are columns that search filters on; `external_id` is unique and exact, a
+  // key in user_keys like a legacy id (the CHECK of user_keys names the new key, so the
+  // table is made again); the profile is one JSON column of the members that are set.
+  // user_emails indexes every address of `emails` (not unique: only email_address is), and
+  // users_by_updated_at the `meta.lastModified` filters of SCIM clients.
+  // Every stored representation gains the new members: cleared here and filled again.
+  (db) => {
+    db.exec(`
+      ALTER TABLE users ADD COLUMN external_id TEXT;
+      ALTER TABLE users ADD COLUMN active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1));
+      ALTER TABLE users ADD COLUMN profile TEXT NOT NULL DEFAULT '{}';
+      CREATE INDEX users_inactive ON users (uid) WHERE active = 0;
+      CREATE INDEX users_by_updated_at ON users (updated_at);
+      CREATE TABLE user_emails (
+        value TEXT NOT NULL,
+        uid TEXT NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
+        PRIMARY KEY (value, uid)
+      ) WITHOUT ROWID;
+      CREATE INDEX user_emails_by_uid ON user_emails (uid);
+      INSERT INTO user_emails (value, uid) SELECT value, uid FROM user_keys WHERE key = 'email_address';
+      CREATE TABLE user_keys_8 (
+        key TEXT NOT NULL CHECK (key IN ('username', 'email_address', 'legacy_id', 'external_id')),
+        value TEXT NOT NULL,
+        uid TEXT NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
+        PRIMARY KEY (key, value)
+      ) WITHOUT ROWID;
+      INSERT INTO user_keys_8 (key, value, uid) SELECT key, value, uid FROM user_keys;
+      DROP TABLE user_keys;
+      ALTER TABLE user_keys_8 RENAME TO user_keys;
+      CREATE INDEX user_keys_by_uid ON user_keys (uid);
+      DROP TRIGGER users_representation_outdated;
+      UPDATE users SET representation = NULL, etag = NULL;
+      CREATE TRIGGER users_representation_outdated AFTER UPDATE OF version ON users
+        WHEN NEW.representation IS OLD.representation
+        BEGIN UPDATE users SET representation = NULL, etag = NULL WHERE uid = NEW.uid; END;
+    `);
+    fillRepresentations(db, USER_COLUMNS);
   },
 ];
 

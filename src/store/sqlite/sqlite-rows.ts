@@ -4,6 +4,7 @@
  * its columns and its stored representation (migration 6).
  */
 import { displayNameKey, type User } from '../../users/user.js';
+import { profileColumn, profileFromColumn, type Profile } from '../../users/user-profile.js';
 import { representationOf } from '../../users/user-representation.js';
 
 export interface UserRow {
@@ -16,9 +17,13 @@ export interface UserRow {
   created_at: string;
   updated_at: string;
   version: number;
+  /** Absent from rows read by migrations that ran before migration 8 added them: the defaults then. */
+  external_id?: string | null;
+  active?: number;
+  profile?: string;
 }
 
-export const USER_COLUMNS = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version';
+export const USER_COLUMNS = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile';
 
 export function userRowToUser(row: UserRow): User {
   return {
@@ -26,7 +31,10 @@ export function userRowToUser(row: UserRow): User {
     username: row.username,
     email_address: row.email_address,
     legacy_ids: JSON.parse(row.legacy_ids) as string[],
+    external_id: row.external_id ?? null,
+    active: row.active !== 0,
     display_name: row.display_name,
+    ...profileFromColumn(row.profile === undefined ? undefined : (JSON.parse(row.profile) as Partial<Profile>), row.email_address),
     attributes: JSON.parse(row.attributes) as Record<string, unknown>,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -41,6 +49,8 @@ export function userRowParams(user: User) {
     ...user,
     legacy_ids: JSON.stringify(user.legacy_ids),
     attributes: JSON.stringify(user.attributes),
+    active: user.active ? 1 : 0,
+    profile: profileColumn(user),
     display_name_key: displayNameKey(user.display_name),
     representation: json,
     etag,

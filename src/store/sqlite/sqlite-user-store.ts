@@ -7,12 +7,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { keysOf, type LookupKey, type User } from '../../users/user.js';
+import { emailKeysOf, keysOf, type LookupKey, type User } from '../../users/user.js';
 import { representationOf, type UserRepresentation } from '../../users/user-representation.js';
 import { prefixUpperBound } from '../../users/canonical.js';
 import { AbandonedWrite, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
-import { batchResponse, type BatchIdempotency, type Change, type IdempotencyRecord, type PendingIdempotency, type Positioned, type Precondition, type SearchPage, type UserStore, type WriteOutcome } from '../user-store.js';
+import { batchResponse, type BatchIdempotency, type Change, type IdempotencyRecord, type PendingIdempotency, type Positioned, type Precondition, type SearchFilter, type SearchPage, type UserStore, type WriteOutcome } from '../user-store.js';
 import { sqliteEventLog } from './sqlite-event-log.js';
 import { sqliteIdempotency } from './sqlite-idempotency.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type CheckpointReport, type WalCheckpointer } from './wal-checkpointer.js';
@@ -44,6 +44,42 @@ function translate(error: unknown): unknown {
   return error;
 }
 
+/** The WHERE clause of a search and its parameters: one statement shape per set of filters present. */
+function searchWhere(filter: SearchFilter, after?: string): { where: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (after !== undefined) {
+    where.push('uid > ?');
+    params.push(after);
+  }
+  for (const key of ['username', 'email_address', 'legacy_id', 'external_id'] as const) {
+    const value = filter[key];
+    if (value === undefined) continue;
+    where.push('uid IN (SELECT uid FROM user_keys WHERE key = ? AND value = ?)');
+    params.push(key, value);
+  }
+  if (filter.active !== undefined) where.push(filter.active ? 'active = 1' : 'active = 0');
+  if (filter.email !== undefined) {
+    where.push('uid IN (SELECT uid FROM user_emails WHERE value = ?)');
+    params.push(filter.email);
+  }
+  if (filter.updated !== undefined) {
+    where.push(filter.updated.op === 'gt' ? 'updated_at > ?' : 'updated_at >= ?');
+    params.push(filter.updated.at);
+  }
+  if (filter.prefix !== undefined) {
+    const upper = prefixUpperBound(filter.prefix);
+    const range = upper === undefined ? '>= ?' : '>= ? AND %s < ?';
+    const bounds = upper === undefined ? [filter.prefix] : [filter.prefix, upper];
+    where.push(
+      `(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND value ${range.replace('%s', 'value')})` +
+        ` OR (display_name_key ${range.replace('%s', 'display_name_key')}))`,
+    );
+    params.push(...bounds, ...bounds);
+  }
+  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
 export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const db = openSqliteDatabase(options.path, options);
   migrateSqlite(db);
@@ -57,15 +93,19 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
 
   const insertUser = db.prepare(
     `INSERT INTO users (${USER_COLUMNS}, display_name_key, representation, etag)
-     VALUES (@uid, @username, @email_address, @legacy_ids, @display_name, @attributes, @created_at, @updated_at, @version, @display_name_key, @representation, @etag)`,
+     VALUES (@uid, @username, @email_address, @legacy_ids, @display_name, @attributes, @created_at, @updated_at, @version, @external_id, @active, @profile,
+       @display_name_key, @representation, @etag)`,
   );
   const updateUser = db.prepare(
     `UPDATE users SET username = @username, email_address = @email_address, legacy_ids = @legacy_ids, display_name = @display_name,
        display_name_key = @display_name_key, attributes = @attributes, updated_at = @updated_at, version = @version,
+       external_id = @external_id, active = @active, profile = @profile,
        representation = @representation, etag = @etag WHERE uid = @uid`,
   );
   const insertKey = db.prepare('INSERT INTO user_keys (key, value, uid) VALUES (?, ?, ?)');
   const deleteKeys = db.prepare('DELETE FROM user_keys WHERE uid = ?');
+  const insertEmail = db.prepare('INSERT INTO user_emails (value, uid) VALUES (?, ?)');
+  const deleteEmails = db.prepare('DELETE FROM user_emails WHERE uid = ?');
   const deleteUser = db.prepare('DELETE FROM users WHERE uid = ?');
   const selectByUid = db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE uid = ?`);
   const selectByKey = db.prepare<[string, string], UserRow>(
@@ -94,6 +134,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   let closed = false;
 
   function insertKeys(user: User): void {
+    for (const value of emailKeysOf(user)) insertEmail.run(value, user.uid);
     for (const entry of keysOf(user)) {
       try {
         insertKey.run(entry.key, entry.value, user.uid);
@@ -146,6 +187,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   /** Replaces `previous` by `next` (same uid): keys first freed, then taken again. */
   function replaceRow(next: User): void {
     deleteKeys.run(next.uid);
+    deleteEmails.run(next.uid);
     updateUser.run(userRowParams(next));
     insertKeys(next);
   }
@@ -262,33 +304,17 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     },
 
     async search({ filter, after, limit }: SearchPage) {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      if (after !== undefined) {
-        where.push('uid > ?');
-        params.push(after);
-      }
-      for (const key of ['username', 'email_address', 'legacy_id'] as const) {
-        const value = filter[key];
-        if (value === undefined) continue;
-        where.push('uid IN (SELECT uid FROM user_keys WHERE key = ? AND value = ?)');
-        params.push(key, value);
-      }
-      if (filter.prefix !== undefined) {
-        const upper = prefixUpperBound(filter.prefix);
-        const range = upper === undefined ? '>= ?' : '>= ? AND %s < ?';
-        const bounds = upper === undefined ? [filter.prefix] : [filter.prefix, upper];
-        where.push(
-          `(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND value ${range.replace('%s', 'value')})` +
-            ` OR (display_name_key ${range.replace('%s', 'display_name_key')}))`,
-        );
-        params.push(...bounds, ...bounds);
-      }
-      const sql = `SELECT ${USER_COLUMNS} FROM users ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY uid LIMIT ?`;
+      const { where, params } = searchWhere(filter, after);
+      const sql = `SELECT ${USER_COLUMNS} FROM users ${where} ORDER BY uid LIMIT ?`;
       return read(() => {
         const position = events.latestNow();
         return { value: (prepared(sql).all(...params, limit) as UserRow[]).map(userRowToUser), position };
       });
+    },
+
+    async count(filter: SearchFilter) {
+      const { where, params } = searchWhere(filter);
+      return read(() => (prepared(`SELECT count(*) AS n FROM users ${where}`).get(...params) as { n: number }).n);
     },
 
     async cursorKey() {
