@@ -45,6 +45,8 @@ import { throttledWarning } from './observability/throttled-warning.js';
 import type { UserStore } from './store/user-store.js';
 import { USER_FORMATS } from './users/user-formats.js';
 import { userRoutes } from './users/user-routes.js';
+import { SCIM_PREFIX, scimRoutes } from './scim/scim-routes.js';
+import { problemsAsScimErrors, SCIM_MEDIA_TYPE } from './scim/scim-responses.js';
 import { UserResource } from './users/user-schemas.js';
 import { createUserService } from './users/user-service.js';
 import { AJV_OPTIONS } from './validation-options.js';
@@ -130,7 +132,9 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   installBelowRouterHandlers(app.server);
   drainConnectionsOnClose(app);
   supportEveryMethod(app);
-  installBodyParsers(app, ['application/json', 'application/merge-patch+json']);
+  installBodyParsers(app, ['application/json', 'application/merge-patch+json', SCIM_MEDIA_TYPE]);
+  // SCIM clients get SCIM's error format for every error on a SCIM path, also those made before SCIM's routes run.
+  app.addHook('onSend', problemsAsScimErrors);
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -179,7 +183,9 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   await app.register(serviceRoutes, { store: observedStore, overload });
   const idempotency = createIdempotency({ store: observedStore, ttlMs: config.idempotencyTtlMs, delayAfterWriteMs: config.delayAfterWriteMs });
   purgeExpiredKeys(app, observedStore);
-  await app.register(userRoutes, { service: createUserService({ store: observedStore }), idempotency });
+  const users = createUserService({ store: observedStore });
+  await app.register(userRoutes, { service: users, idempotency });
+  await app.register(scimRoutes, { prefix: SCIM_PREFIX, service: users, idempotency, notFoundStep: runUnroutedSteps });
   await app.register(eventRoutes, { events: store.events, hub, render, config: config.events, onStreamEnd: feedMetrics.streamEnded });
   const stopRetention = startRetention({
     events: store.events,

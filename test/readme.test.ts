@@ -62,8 +62,8 @@ describe('README examples', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('marks two shell blocks and one client block', () => {
-    assert.equal(markedBlocks(readme, 'shell').length, 2);
+  it('marks three shell blocks and one client block', () => {
+    assert.equal(markedBlocks(readme, 'shell').length, 3);
     assert.equal(markedBlocks(readme, 'client').length, 1);
   });
 
@@ -77,13 +77,28 @@ describe('README examples', () => {
     assert.ok(statuses.includes(204), 'the delete answers 204');
     assert.match(result.stdout, /(^|[^0-9])404\n/, 'the user is gone after the delete');
     assert.match(result.stdout, /"legacy_ids":\["A-1001","crm:77","dept\/42"\]/, 'the searches find the user before it is deleted');
-    assert.match(result.stdout, /"legacy_ids":\["A-1001"\],"display_name":null/, 'the PUT replaced the user, legacy_id as shorthand');
+    assert.match(result.stdout, /"legacy_ids":\["A-1001"\],"external_id":null,"active":true,"display_name":null/, 'the PUT replaced the user, legacy_id as shorthand');
     assert.match(readFileSync(join(work, 'openapi.json'), 'utf8'), /"openapi":\s*"3\.1\.0"/);
     assert.match(result.stdout, /^id: 1\ndata: \{"specversion":"1\.0","source":"\/users","id":"1","type":"user\.created"/m, 'the stream sends the first create as an SSE event');
   });
 
+  it('the SCIM sessions succeed on the same store, one directory behind both doors', async () => {
+    const [, scim] = markedBlocks(readme, 'shell');
+    const result = await run('bash', ['-e', '-u', '-o', 'pipefail'], { cwd: work, env, input: scim });
+    assert.equal(result.code, 0, `stderr: ${result.stderr}\nstdout: ${result.stdout}`);
+    assert.match(result.stdout, /"totalResults":0,"startIndex":1,"itemsPerPage":0,"Resources":\[\]/, 'the existence checks find no one');
+    assert.match(result.stdout, /"username":"dana@example\.com","email_address":"dana@example\.com"/, 'the SCIM user is read through the REST door');
+    assert.match(result.stdout, /\[\{"uid":"[0-9a-f-]{36}","username":"dana@example\.com","email_address":"dana@example\.com","legacy_ids":\[\],"external_id":"00u1dana","active":false,/, 'the deactivated user is listed by active=false');
+    assert.match(
+      result.stdout,
+      /\{"uid":"[0-9a-f-]{36}","username":"fox@example\.com","email_address":"fox@example\.com","legacy_ids":\[\],"external_id":"fox","active":false,"display_name":"Fox Mulder","name":\{"family_name":"Mulder","given_name":"Fox"\},"nick_name":null,"title":"Special Agent",.*"phone_numbers":\[\{"value":"\+1 202 555 0143","type":"mobile","primary":false\}\],"addresses":\[\],"employee_number":"1013",.*"department":"X-Files"/,
+      "Entra's patch shows through the REST door",
+    );
+    assert.doesNotMatch(result.stdout, /t1meMa\$heen/, 'the password is never returned');
+  });
+
   it('the command-line examples succeed on the same store', async () => {
-    const [, commands] = markedBlocks(readme, 'shell');
+    const [, , commands] = markedBlocks(readme, 'shell');
     const result = await run('bash', ['-e', '-u', '-o', 'pipefail'], { cwd: work, env, input: commands });
     assert.equal(result.code, 0, `stderr: ${result.stderr}\nstdout: ${result.stdout}`);
     assert.match(result.stdout, /^created 0, updated 0, unchanged \d+, skipped 0, rejected 0 /m);

@@ -23,6 +23,8 @@ import { ProblemError } from './problems.js';
 /** A body media type a route accepts, and the problem detail naming it. */
 export interface BodyType {
   mediaType: string;
+  /** Other media types read the same way (SCIM takes application/json too). */
+  alsoAccepted?: readonly string[];
   /** Headers a 415 for this type carries (e.g. `Accept-Patch`). */
   unsupportedHeaders?: Record<string, string>;
 }
@@ -108,7 +110,7 @@ export function installBodyParsers(app: FastifyInstance, mediaTypes: readonly st
       const expected = expectedBody(request);
       if (settleCommon(request, body, expected)) return done(null, undefined);
       const sent = request.mediaType;
-      if (expected !== undefined && sent !== expected.mediaType) {
+      if (expected !== undefined && sent !== expected.mediaType && !expected.alsoAccepted?.includes(sent ?? '')) {
         throw unsupported(expected, `Send the body as ${expected.mediaType}.`);
       }
       done(null, parseJson(body));

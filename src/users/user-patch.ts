@@ -31,11 +31,16 @@ export function patchedFields(current: User, patch: UserPatch): UserFields | und
  * they equal `current`'s: a write computed from the current user (PATCH, SCIM PUT and PATCH).
  */
 export function validatedFields(current: User, candidate: Record<string, unknown>, subject: string): UserFields | undefined {
+  const fields = toUserFields(validatedBody(candidate, subject));
+  return sameFields(fields, current) ? undefined : fields;
+}
+
+/** `candidate` validated exactly as a PUT body (a create of another door too): the 400 names what is wrong. */
+export function validatedBody(candidate: Record<string, unknown>, subject: string): ReplaceUserBody {
   const errors = validateReplacement(candidate);
   if (errors !== undefined) {
     const items = listedItems(bodyValidationItems(errors as unknown as AjvError[]));
     throw new ProblemError('validation-failed', `${subject} is not valid: ${describe(items)}`, { errors: items });
   }
-  const fields = toUserFields(candidate as ReplaceUserBody);
-  return sameFields(fields, current) ? undefined : fields;
+  return candidate as ReplaceUserBody;
 }

@@ -97,8 +97,38 @@ export interface CheckedResponse {
   text: string;
 }
 
+/** Whether a request target names a path under /scim/v2 once percent-decoded (its spellings reach the SCIM routes). */
+function isScimTarget(target: string): boolean {
+  try {
+    return /^\/+scim\/+v2(\/|$)/i.test(decodeURIComponent(pathOfTarget(target)));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * SCIM answers are described by SCIM's own discovery resources (/scim/v2/Schemas), not by
+ * the OpenAPI document: every one is application/scim+json, and an error is SCIM's error
+ * message (RFC 7644 §3.12) with `status` the response's status as a string.
+ */
+function scimResponseProblems(response: CheckedResponse, hasBody: boolean): string[] {
+  const problems: string[] = [];
+  if (!hasBody) return problems;
+  if (!String(response.headers['content-type'] ?? '').startsWith('application/scim+json')) problems.push(`a SCIM answer that is not application/scim+json: ${response.headers['content-type']}`);
+  if (response.status >= 400) {
+    const body = response.body as { schemas?: unknown; status?: unknown } | undefined;
+    if (!Array.isArray(body?.schemas) || !body.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error') || body.status !== String(response.status)) {
+      problems.push(`a SCIM error that is not SCIM's error message: ${response.text.slice(0, 200)}`);
+    }
+  }
+  return problems;
+}
+
 /** What is wrong with `response` according to the document; empty when nothing is. */
 export function responseProblems(checks: DocumentChecks, method: string, target: string, response: CheckedResponse): string[] {
+  if (isScimTarget(target) && String(response.headers['content-type'] ?? '').startsWith('application/scim+json')) {
+    return scimResponseProblems(response, method !== 'HEAD' && response.status !== 204 && response.text !== '');
+  }
   const matched = route({ resources: checks.operations, input: { method: method.toLowerCase(), url: { path: pathOfTarget(target) } } });
   const hasBody = method !== 'HEAD' && response.status !== 204 && response.status !== 304 && response.text !== '';
   if (matched._tag === 'Left') {

@@ -107,7 +107,7 @@ if (skip) {
         const before = userBefore8(uid);
         // A row as the release before migration 8 wrote it: its representation without the new members.
         await sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, representation, etag)
-          VALUES (${uid}, ${before.username}, ${before.email_address}, ${before.legacy_ids}, ${before.display_name}, ${JSON.stringify(before.attributes)}::json,
+          VALUES (${uid}, ${before.username}, ${before.email_address}, ${before.legacy_ids}, ${before.display_name}, ${JSON.stringify(before.attributes)}::text::json,
             ${before.created_at}, ${before.updated_at}, ${before.version}, ${JSON.stringify(before)}, ${etagOf(before)})`;
         await sql`INSERT INTO user_keys (key, value, uid) VALUES ('username', 'kept', ${uid}), ('email_address', 'kept@example.com', ${uid}), ('legacy_id', 'k:1', ${uid})`;
         store = await openPostgresUserStore({ url: fresh.url });

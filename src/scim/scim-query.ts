@@ -1,0 +1,319 @@
+/**
+ * How a SCIM list request (RFC 7644 §3.4.2) is answered from the store.
+ *
+ * The filter is split at its top-level `and`s: conjuncts the store answers from its
+ * indexes narrow the candidates (`id eq`, `userName eq`, `externalId eq` to at most
+ * one user; `emails.value eq`, `emails eq` and a value path holding `value eq`, such
+ * as `emails[type eq "work"].value eq`, to the users holding that address), `active
+ * eq` and `meta.lastModified gt|ge` become store filters, and everything else is a
+ * residual predicate evaluated on the SCIM representation of each candidate (a value
+ * path stays one too, so `type eq "work"` holds for the same address). So the filters
+ * identity providers send on every sync read index entries, never the users; totalResults
+ * is exact for every answered filter.
+ *
+ * A filter with a residual, and any `sortBy` other than `id`, needs every candidate
+ * read: it is answered while the store filters leave at most SCAN_LIMIT users (always,
+ * after a narrowing conjunct), and refused beyond that with 400 `tooMany` (RFC 7644
+ * Table 9), never by a scan of a large directory.
+ *
+ * Without a residual, pages are keyset pages in uid order: the page that starts at
+ * `startIndex` continues after the last uid of the page before it, which this
+ * instance remembers (PageMarks), with the walk's totalResults: counted when the walk
+ * starts (or reaches a page whose start is not remembered) and carried along, so a
+ * page costs an index range, not a count of the directory. While users are written
+ * during a walk, its totalResults is the count at its start. A client walking pages in order (1, 101, 201, …)
+ * so reads each page from the index, at a cost that does not grow with depth, and
+ * visits every user that exists throughout the walk exactly once, while users are
+ * created and deleted. A page whose start is not remembered (another instance
+ * served the previous one, or a client jumps) is found by walking uids from the
+ * nearest remembered start.
+ */
+import type { SearchFilter } from '../store/user-store.js';
+import { canon } from '../users/canonical.js';
+import { emailKeysOf, type User } from '../users/user.js';
+import type { UserService } from '../users/user-service.js';
+import type { AttrPath, Filter } from './filter/filter-ast.js';
+import { isStorable } from '../users/user-input.js';
+import { matchesFilter } from './filter/filter-evaluator.js';
+import { printAttrPath } from './filter/filter-printer.js';
+import { badRequest } from './scim-error.js';
+import { CORE_USER_SCHEMA, resolveAttribute, userAttributes } from './scim-user-schema.js';
+
+/** Most users a request may read to evaluate a filter or a sort in memory. */
+export const SCAN_LIMIT = 10_000;
+/** Users read per store query while walking. */
+const CHUNK = 1000;
+
+export interface ListRequest {
+  filter?: Filter;
+  startIndex: number;
+  count: number;
+  sortBy?: string;
+  descending: boolean;
+}
+
+export interface ListPage {
+  users: User[];
+  totalResults: number;
+}
+
+interface Plan {
+  store: SearchFilter;
+  /** The uid an `id eq` names. */
+  uid?: string;
+  /** Whether an indexed condition narrows the candidates. */
+  narrowed: boolean;
+  /** Whether a unique key narrows them to at most one user (no count needed). */
+  unique?: boolean;
+  residual?: Filter;
+}
+
+const conjuncts = (filter: Filter): Filter[] => (filter.kind === 'and' ? [...conjuncts(filter.left), ...conjuncts(filter.right)] : [filter]);
+
+/** The canonical `schema:attribute[.sub]` a path names, or undefined. */
+function canonicalName(filter: Filter): string | undefined {
+  if (filter.kind !== 'compare' || filter.op !== 'eq') return undefined;
+  const resolved = resolveAttribute(filter.path);
+  return resolved === undefined || resolved.schema !== CORE_USER_SCHEMA ? undefined : `${resolved.name}${resolved.sub ? `.${resolved.sub}` : ''}`;
+}
+
+/**
+ * Refuses what a filter cannot mean (RFC 7644 Table 9, `invalidFilter`): an attribute the
+ * User does not have, a value path on a single-valued attribute, a comparison its type does
+ * not support (`active gt true`, `active eq "true"`, `userName gt 5`), a date-time compared
+ * with anything but an RFC 3339 instant, the write-only `password`, and a string no store
+ * can hold (U+0000, a lone surrogate). A typo must not read as "no match".
+ */
+function assertAnswerable(filter: Filter, parent?: string): void {
+  switch (filter.kind) {
+    case 'and':
+    case 'or':
+      assertAnswerable(filter.left, parent);
+      assertAnswerable(filter.right, parent);
+      return;
+    case 'not':
+      assertAnswerable(filter.filter, parent);
+      return;
+    case 'has': {
+      const outer = attributeOf(filter.path, parent);
+      if (!outer.multiValued && outer.type !== 'complex') throw badRequest('invalidFilter', `${printAttrPath(filter.path)} has no members to filter.`);
+      assertAnswerable(filter.filter, outer.name);
+      return;
+    }
+    case 'present':
+      attributeOf(filter.path, parent);
+      return;
+    case 'compare': {
+      const { type } = attributeOf(filter.path, parent);
+      const { op, value } = filter;
+      const where = printAttrPath(filter.path);
+      if (typeof value === 'string' && !isStorable(value)) throw badRequest('invalidFilter', `A value compared with ${where} holds U+0000 or a lone surrogate.`);
+      if (value === null) {
+        if (op !== 'eq' && op !== 'ne') throw badRequest('invalidFilter', `${where} ${op} null compares nothing; use pr or eq null.`);
+        return;
+      }
+      if (type === 'boolean' && (typeof value !== 'boolean' || (op !== 'eq' && op !== 'ne'))) throw badRequest('invalidFilter', `${where} is a boolean: compare it with eq or ne and true or false.`);
+      if (type === 'dateTime' && (typeof value !== 'string' || !isInstant(value))) throw badRequest('invalidFilter', `${where} is a date-time: compare it with an RFC 3339 instant such as "2026-01-31T12:00:00Z".`);
+      if ((type === 'string' || type === 'reference' || type === 'complex') && typeof value !== 'string') throw badRequest('invalidFilter', `${where} is a string: compare it with a string.`);
+      if ((type === 'integer' || type === 'decimal') && typeof value !== 'number') throw badRequest('invalidFilter', `${where} is a number: compare it with a number.`);
+    }
+  }
+}
+
+/** The definition of a filter's attribute, or 400 `invalidFilter` when the User has none (or it is write-only). */
+function attributeOf(path: AttrPath, parent?: string) {
+  const found = userAttributes.resolve(path, parent);
+  if (found === undefined || found.name.toLowerCase() === 'password') throw badRequest('invalidFilter', `${printAttrPath(path)} is not an attribute of User that a filter can compare.`);
+  return found;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** An RFC 3339 date-time naming a real instant (no 31 February, no hour 25). */
+function isInstant(value: string): boolean {
+  const match = RFC3339.exec(value);
+  if (match === null) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 61;
+}
+
+export function planList(filter: Filter | undefined): Plan {
+  const plan: Plan = { store: {}, narrowed: false };
+  if (filter === undefined) return plan;
+  assertAnswerable(filter);
+  const residual: Filter[] = [];
+  for (const part of conjuncts(filter)) {
+    const value = part.kind === 'compare' ? part.value : undefined;
+    const name = canonicalName(part);
+    if (name === 'userName' && typeof value === 'string' && plan.store.username === undefined) {
+      plan.store.username = canon(value);
+      plan.narrowed = true;
+      plan.unique = true;
+    } else if (name === 'externalId' && typeof value === 'string' && plan.store.external_id === undefined) {
+      plan.store.external_id = value;
+      plan.narrowed = true;
+      plan.unique = true;
+    } else if (name === 'id' && typeof value === 'string' && plan.uid === undefined) {
+      plan.uid = value.toLowerCase();
+      plan.narrowed = true;
+      plan.unique = true;
+    } else if (name === 'active' && typeof value === 'boolean' && plan.store.active === undefined) {
+      plan.store.active = value;
+    } else if ((name === 'emails' || name === 'emails.value') && typeof value === 'string' && plan.store.email === undefined) {
+      plan.store.email = canon(value);
+      plan.narrowed = true;
+    } else if (isModifiedSince(part) && plan.store.updated === undefined) {
+      plan.store.updated = { op: part.op, at: instant(part.value) };
+    } else {
+      const address = part.kind === 'has' ? emailOfValuePath(part) : undefined;
+      if (address !== undefined && plan.store.email === undefined) {
+        plan.store.email = canon(address);
+        plan.narrowed = true;
+      }
+      residual.push(part);
+    }
+  }
+  const rest = residual.reduce<Filter | undefined>((all, part) => (all === undefined ? part : { kind: 'and', left: all, right: part }), undefined);
+  if (rest !== undefined) plan.residual = rest;
+  return plan;
+}
+
+/** `meta.lastModified gt|ge "…"`: answered from the index on updated_at. */
+function isModifiedSince(part: Filter): part is Extract<Filter, { kind: 'compare' }> & { op: 'gt' | 'ge'; value: string } {
+  if (part.kind !== 'compare' || (part.op !== 'gt' && part.op !== 'ge') || typeof part.value !== 'string') return false;
+  const resolved = resolveAttribute(part.path);
+  return resolved?.schema === CORE_USER_SCHEMA && resolved.name === 'meta' && resolved.sub === 'lastModified';
+}
+
+/** An RFC 3339 instant (assertAnswerable checked it) as the stores keep them: UTC, milliseconds. */
+const instant = (value: string) => new Date(Date.parse(value)).toISOString();
+
+/** The address `value eq "…"` names at the top level of an `emails[…]` value path, if any. */
+function emailOfValuePath(part: Extract<Filter, { kind: 'has' }>): string | undefined {
+  if (resolveAttribute(part.path)?.name !== 'emails') return undefined;
+  for (const inner of conjuncts(part.filter)) {
+    if (inner.kind === 'compare' && inner.op === 'eq' && inner.path.sub === undefined && inner.path.attr.toLowerCase() === 'value' && typeof inner.value === 'string') return inner.value;
+  }
+  return undefined;
+}
+
+/** Sort keys SCIM clients use; each compares as the schema says (userName case-insensitively). */
+const SORT_KEYS: Record<string, (user: User) => string> = {
+  id: (u) => u.uid,
+  username: (u) => canon(u.username),
+  externalid: (u) => u.external_id ?? '',
+  displayname: (u) => canon(u.display_name ?? ''),
+  'name.familyname': (u) => canon(u.name?.family_name ?? ''),
+  'name.givenname': (u) => canon(u.name?.given_name ?? ''),
+  'meta.created': (u) => u.created_at,
+  'meta.lastmodified': (u) => u.updated_at,
+  'emails.value': (u) => canon(u.email_address),
+};
+
+export function sortKeyOf(sortBy: string): (user: User) => string {
+  const key = SORT_KEYS[sortBy.replace(/^urn:ietf:params:scim:schemas:core:2\.0:User:/i, '').toLowerCase()];
+  if (key === undefined) throw badRequest('invalidValue', `sortBy must be one of: ${Object.keys(SORT_KEYS).join(', ')} (any case).`);
+  return key;
+}
+
+/** Where a remembered page starts: after this uid, in a walk that counted `total` users. */
+export interface PageMark {
+  after: string;
+  total: number;
+}
+
+/** How long a walk's marks are kept: an IdP's sync walks its pages within minutes; a later walk counts afresh. */
+const MARK_TTL_MS = 10 * 60_000;
+
+/** Where keyset pages of one query start: `startIndex` → the uid the page continues after, and the walk's total. */
+export class PageMarks {
+  private readonly marks = new Map<string, PageMark & { at: number }>();
+  constructor(
+    private readonly capacity = 10_000,
+    private readonly now = Date.now,
+  ) {}
+
+  get(query: string, startIndex: number): PageMark | undefined {
+    const mark = this.marks.get(`${startIndex}\u0000${query}`);
+    return mark !== undefined && this.now() - mark.at < MARK_TTL_MS ? mark : undefined;
+  }
+
+  set(query: string, startIndex: number, mark: PageMark): void {
+    const key = `${startIndex}\u0000${query}`;
+    this.marks.delete(key);
+    this.marks.set(key, { ...mark, at: this.now() });
+    // Oldest first: a Map iterates in insertion order.
+    if (this.marks.size > this.capacity) this.marks.delete(this.marks.keys().next().value as string);
+  }
+}
+
+export function createScimLister(service: UserService, marks = new PageMarks()) {
+  /** Every user the store filter matches, refused when more than SCAN_LIMIT would be read. */
+  async function everyUser(filter: SearchFilter): Promise<User[]> {
+    if ((await service.count(filter)) > SCAN_LIMIT) {
+      throw badRequest('tooMany', `This filter or sort needs more than ${SCAN_LIMIT} users read; filter by userName, externalId or id (eq).`);
+    }
+    const users: User[] = [];
+    for (let after: string | undefined; ; ) {
+      const { value } = await service.page({ filter, ...(after === undefined ? {} : { after }), limit: CHUNK });
+      users.push(...value);
+      if (value.length < CHUNK) return users;
+      after = value[value.length - 1]!.uid;
+    }
+  }
+
+  /** The uid the page at `startIndex` continues after (undefined: from the first user), walking from the first user when it is not remembered. */
+  async function startOf(query: string, filter: SearchFilter, startIndex: number): Promise<string | undefined> {
+    if (startIndex === 1) return undefined;
+    let index = 1;
+    let after: string | undefined;
+    while (index < startIndex) {
+      const { value } = await service.page({ filter, ...(after === undefined ? {} : { after }), limit: Math.min(CHUNK, startIndex - index) });
+      if (value.length === 0) return after;
+      after = value[value.length - 1]!.uid;
+      index += value.length;
+    }
+    return after;
+  }
+
+  return async function list(request: ListRequest, inMemory: (user: User) => Record<string, unknown>): Promise<ListPage> {
+    const plan = planList(request.filter);
+    const sortKey = request.sortBy === undefined ? undefined : sortKeyOf(request.sortBy);
+    const byId = sortKey === undefined || request.sortBy?.toLowerCase() === 'id';
+    if (plan.residual === undefined && !plan.narrowed && byId && !request.descending) {
+      const query = JSON.stringify([plan.store, request.count]);
+      const mark = marks.get(query, request.startIndex);
+      const after = mark?.after ?? (await startOf(query, plan.store, request.startIndex));
+      const [{ value: users }, totalResults] = await Promise.all([
+        request.count === 0 ? Promise.resolve({ value: [] as User[] }) : service.page({ filter: plan.store, ...(after === undefined ? {} : { after }), limit: request.count }),
+        mark?.total ?? service.count(plan.store),
+      ]);
+      const last = users[users.length - 1];
+      if (last !== undefined) marks.set(query, request.startIndex + users.length, { after: last.uid, total: totalResults });
+      return { users, totalResults };
+    }
+    let candidates: User[];
+    if (plan.uid !== undefined) {
+      const found = await service.findUser(plan.uid);
+      candidates = found && matchesStore(found, plan.store) ? [found] : [];
+    } else candidates = plan.unique ? (await service.page({ filter: plan.store, limit: CHUNK })).value : await everyUser(plan.store);
+    const residual = plan.residual;
+    const matching = residual === undefined ? candidates : candidates.filter((user) => matchesFilter(inMemory(user), residual, userAttributes));
+    if (sortKey !== undefined) {
+      const direction = request.descending ? -1 : 1;
+      matching.sort((a, b) => direction * (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : a.uid < b.uid ? -1 : 1));
+    }
+    return { users: matching.slice(request.startIndex - 1, request.startIndex - 1 + request.count), totalResults: matching.length };
+  };
+}
+
+/** Whether `user` meets the store filters of a plan (for the user an `id eq` found). */
+function matchesStore(user: User, filter: SearchFilter): boolean {
+  if (filter.active !== undefined && user.active !== filter.active) return false;
+  if (filter.username !== undefined && canon(user.username) !== filter.username) return false;
+  if (filter.external_id !== undefined && user.external_id !== filter.external_id) return false;
+  if (filter.email !== undefined && !emailKeysOf(user).includes(filter.email)) return false;
+  if (filter.updated !== undefined && !(filter.updated.op === 'gt' ? user.updated_at > filter.updated.at : user.updated_at >= filter.updated.at)) return false;
+  return true;
+}

@@ -1,0 +1,252 @@
+/**
+ * SCIM 2.0 at /scim/v2 (CONTRACT §12, docs/scim.md): the Users resource and the
+ * discovery resources, as one Fastify plugin. Handlers map between SCIM and the user
+ * resource (scim-mapping.ts) and call the same user service as the REST routes, so
+ * validation, uniqueness, ETags, the change feed and authentication are the ones of
+ * the directory. Routes declare their access as every route does (default deny);
+ * they are left out of the OpenAPI document, since SCIM describes itself at /Schemas.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ifMatchHolds } from '../http/conditional-requests.js';
+import type { Idempotency } from '../http/idempotency.js';
+import type { RequestStep } from '../http/request-steps.js';
+import { wellFormedQuery } from '../http/query-string.js';
+import type { Precondition } from '../store/user-store.js';
+import { etagOf } from '../users/user-etag.js';
+import { assertStorableBody } from '../users/user-input.js';
+import { validatedBody } from '../users/user-patch.js';
+import type { User } from '../users/user.js';
+import type { UserService } from '../users/user-service.js';
+import { listResponse, MAX_PAGE, serviceProviderConfig, userResourceType } from './scim-discovery.js';
+import { badRequest, ScimError } from './scim-error.js';
+import { parseFilter } from './filter/filter-parser.js';
+import { restBodyOf, scimUserOf } from './scim-mapping.js';
+import { applyScimPatch, type PatchOperation } from './scim-patch.js';
+import { projector } from './scim-projection.js';
+import { createScimLister } from './scim-query.js';
+import { SCIM_CONTENT_TYPE, SCIM_MEDIA_TYPE, scimErrorHandler } from './scim-responses.js';
+import { ENTERPRISE_USER_SCHEMA, userSchemaDocuments } from './scim-user-schema.js';
+
+export const SCIM_PREFIX = '/scim/v2';
+const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+const SEARCH_REQUEST = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
+const LIST_PARAMETERS = ['filter', 'startIndex', 'count', 'sortBy', 'sortOrder', 'attributes', 'excludedAttributes'];
+/**
+ * Microsoft Entra ID's feature flag: appended to the tenant URL as its docs recommend
+ * (docs/scim.md), it may come back on every request. It asks nothing of this service.
+ */
+const IGNORED_PARAMETERS = new Set(['aadoptscim062020']);
+
+export interface ScimRoutesOptions {
+  service: UserService;
+  idempotency: Idempotency;
+  /** Admission and rate limit, run before a 404 for a path no route matched. */
+  notFoundStep: RequestStep;
+}
+
+/** Any JSON body, read as application/scim+json or application/json; the mapping validates it. */
+const JSON_BODY_SCHEMA = { hide: true, body: {} };
+const SCIM_BODY = { mediaType: SCIM_MEDIA_TYPE, alsoAccepted: ['application/json'] };
+
+/**
+ * Where resources live, root-relative (as the REST door's Location is): the service never
+ * echoes a client-chosen Host (http/request-target.ts), and a proxy in front may publish it
+ * under another origin.
+ */
+const baseOf = (_request: FastifyRequest) => SCIM_PREFIX;
+const locationOf = (request: FastifyRequest, uid: string) => `${baseOf(request)}/Users/${uid}`;
+
+function ifMatch(request: FastifyRequest): Precondition | undefined {
+  const header = request.headers['if-match'];
+  return header === undefined ? undefined : (current) => ifMatchHolds(header, etagOf(current));
+}
+
+/** The parameters a read of one user takes (RFC 7644 §3.4.1). */
+const READ_PARAMETERS = ['attributes', 'excludedAttributes'];
+
+/** One value per parameter, each one of `known` (names in any case): a repeated or unknown one is a 400. */
+function listParameters(query: Record<string, unknown>, known: readonly string[] = LIST_PARAMETERS): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (IGNORED_PARAMETERS.has(name.toLowerCase())) continue;
+    const canonical = known.find((p) => p.toLowerCase() === name.toLowerCase());
+    if (canonical === undefined) throw badRequest('invalidValue', `Unknown query parameter ${JSON.stringify(name)}; known: ${known.join(', ')}.`);
+    if (typeof value !== 'string' || out[canonical] !== undefined) throw badRequest('invalidValue', `${canonical} must be given once.`);
+    out[canonical] = value;
+  }
+  return out;
+}
+
+/**
+ * The members of a SearchRequest (RFC 7644 §3.4.3) as the parameters of a GET: the same
+ * names (any case, once each), `startIndex` and `count` integers, `attributes` and
+ * `excludedAttributes` strings or arrays of strings, the others strings.
+ */
+function searchParameters(body: unknown): Record<string, string> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('invalidSyntax', 'The body must be a SearchRequest object.');
+  const parameters: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (name === 'schemas') {
+      if (!Array.isArray(value) || !value.includes(SEARCH_REQUEST)) throw badRequest('invalidValue', `schemas must be [${JSON.stringify(SEARCH_REQUEST)}].`);
+      continue;
+    }
+    const known = LIST_PARAMETERS.find((p) => p.toLowerCase() === name.toLowerCase());
+    if (known === undefined) throw badRequest('invalidValue', `Unknown member ${JSON.stringify(name)} of a SearchRequest.`);
+    if (parameters[known] !== undefined) throw badRequest('invalidValue', `${known} must be given once.`);
+    if (known === 'startIndex' || known === 'count') {
+      if (!Number.isSafeInteger(value)) throw badRequest('invalidValue', `${known} must be an integer.`);
+      parameters[known] = String(value);
+    } else if ((known === 'attributes' || known === 'excludedAttributes') && Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+      parameters[known] = value.join(',');
+    } else if (typeof value === 'string') parameters[known] = value;
+    else throw badRequest('invalidValue', `${known} must be a string.`);
+  }
+  return parameters;
+}
+
+/** A positive decimal integer parameter (RFC 7644 §3.4.2.4: values below 1 are read as 1, a count below 0 as 0). */
+function integer(value: string | undefined, name: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!/^-?[0-9]{1,15}$/.test(value)) throw badRequest('invalidValue', `${name} must be an integer.`);
+  return Math.max(min, Number(value));
+}
+
+export async function scimRoutes(app: FastifyInstance, { service, idempotency, notFoundStep }: ScimRoutesOptions): Promise<void> {
+  app.setErrorHandler(scimErrorHandler);
+  app.setNotFoundHandler(async (request, reply) => {
+    await notFoundStep(request, reply);
+    throw new ScimError(404, 'No resource exists at this path; this service provides /Users, /ServiceProviderConfig, /Schemas and /ResourceTypes.');
+  });
+  const list = createScimLister(service);
+  const scim = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type(SCIM_CONTENT_TYPE).send(JSON.stringify(body));
+  const userReply = (request: FastifyRequest, reply: FastifyReply, status: number, user: User, project = (r: Record<string, unknown>) => r) =>
+    scim(reply.header('etag', etagOf(user)).header('location', locationOf(request, user.uid)), status, project(scimUserOf(user, locationOf(request, user.uid))));
+
+  const read = { access: 'users:read' as const };
+  const write = { access: 'users:write' as const, bodyType: SCIM_BODY };
+
+  app.get('/ServiceProviderConfig', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, serviceProviderConfig(baseOf(request))));
+  app.get('/ResourceTypes', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, listResponse([userResourceType(baseOf(request))], 1, 1)));
+  app.get('/ResourceTypes/:name', { config: read, schema: { hide: true } }, async (request, reply) => {
+    if ((request.params as { name: string }).name !== 'User') throw new ScimError(404, 'The only resource type is User.');
+    return scim(reply, 200, userResourceType(baseOf(request)));
+  });
+  app.get('/Schemas', { config: read, schema: { hide: true } }, async (request, reply) => {
+    const schemas = userSchemaDocuments(baseOf(request));
+    return scim(reply, 200, listResponse(schemas, schemas.length, 1));
+  });
+  app.get('/Schemas/:id', { config: read, schema: { hide: true } }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const schema = userSchemaDocuments(baseOf(request)).find((s) => (s as { id: string }).id === id);
+    if (schema === undefined) throw new ScimError(404, `No schema ${JSON.stringify(id)}; see /Schemas.`);
+    return scim(reply, 200, schema);
+  });
+
+  async function answerList(request: FastifyRequest, reply: FastifyReply, parameters: Record<string, string>): Promise<FastifyReply> {
+    const filter = parameters.filter === undefined ? undefined : parseFilter(parameters.filter);
+    const startIndex = integer(parameters.startIndex, 'startIndex', 1, 1);
+    const count = Math.min(MAX_PAGE, integer(parameters.count, 'count', 100, 0));
+    const sortOrder = parameters.sortOrder?.toLowerCase();
+    if (sortOrder !== undefined && sortOrder !== 'ascending' && sortOrder !== 'descending') throw badRequest('invalidValue', 'sortOrder must be ascending or descending.');
+    const project = projector(parameters);
+    const representation = (user: User) => scimUserOf(user, locationOf(request, user.uid));
+    const page = await list(
+      // RFC 7644 §3.4.2.3: sortOrder orders by sortBy; without sortBy there is nothing for it to reverse.
+      { ...(filter === undefined ? {} : { filter }), startIndex, count, ...(parameters.sortBy === undefined ? {} : { sortBy: parameters.sortBy }), descending: sortOrder === 'descending' && parameters.sortBy !== undefined },
+      representation,
+    );
+    return scim(reply.header('cache-control', 'no-cache'), 200, listResponse(page.users.map((user) => project(representation(user))), page.totalResults, startIndex));
+  }
+
+  app.get('/Users', { config: read, schema: { hide: true }, preValidation: wellFormedQuery([]) }, async (request, reply) => answerList(request, reply, listParameters(request.query as Record<string, unknown>)));
+
+  // RFC 7644 §3.4.3: the same query in a body, for filters too long for a URL. A read.
+  app.post('/Users/.search', { config: { ...read, bodyType: SCIM_BODY }, schema: JSON_BODY_SCHEMA, preValidation: [wellFormedQuery([]), storable] }, async (request, reply) => {
+    // The query is in the body: a query string as well is refused, never ignored.
+    listParameters(request.query as Record<string, unknown>, []);
+    return answerList(request, reply, searchParameters(request.body));
+  });
+
+  app.post('/Users', { config: write, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) =>
+    idempotency.run(request, reply, {
+      path: `${SCIM_PREFIX}/Users`,
+      execute: (pending) => service.create(validatedBody(restBodyOf(request.body), 'The user'), pending),
+      respond: (user) => ({
+        status: 201,
+        headers: { 'content-type': SCIM_CONTENT_TYPE, etag: etagOf(user), location: locationOf(request, user.uid) },
+        body: JSON.stringify(scimUserOf(user, locationOf(request, user.uid))),
+      }),
+    }),
+  );
+
+  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id.toLowerCase();
+  const userNotFound = () => new ScimError(404, 'No user has this id.');
+
+  app.get('/Users/:id', { config: read, schema: { hide: true }, preValidation: wellFormedQuery([]) }, async (request, reply) => {
+    const parameters = listParameters(request.query as Record<string, unknown>, READ_PARAMETERS);
+    const user = await service.findUser(idOf(request));
+    if (user === undefined) throw userNotFound();
+    return userReply(request, reply, 200, user, projector(parameters));
+  });
+
+  // PUT replaces what SCIM shows; legacy_ids and attributes, which it does not, are kept, and so is
+  // `active` when the body leaves it out (a PUT must not reactivate a user by omission).
+  app.put('/Users/:id', { config: write, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {
+    const body = restBodyOf(request.body);
+    const user = await service.rewrite(idOf(request), (current) => ({ active: current.active, ...body, legacy_ids: current.legacy_ids, attributes: current.attributes }), ifMatch(request));
+    return userReply(request, reply, 200, user);
+  });
+
+  app.patch('/Users/:id', { config: write, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {
+    const operations = patchOperations(request.body);
+    const user = await service.rewrite(
+      idOf(request),
+      (current) => {
+        const { meta: _meta, ...resource } = scimUserOf(current, '');
+        const patched = applyScimPatch(resource, operations);
+        return { active: current.active, ...restBodyOf(patched), legacy_ids: current.legacy_ids, attributes: current.attributes };
+      },
+      ifMatch(request),
+    );
+    return userReply(request, reply, 200, user);
+  });
+
+  app.delete('/Users/:id', { config: write, schema: { hide: true } }, async (request, reply) => {
+    await service.delete(idOf(request), ifMatch(request));
+    return reply.code(204).send();
+  });
+}
+
+async function storable(request: FastifyRequest): Promise<void> {
+  assertStorableBody(request.body);
+}
+
+/** The Operations of a PatchOp message (RFC 7644 §3.5.2). */
+function patchOperations(body: unknown): PatchOperation[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('invalidSyntax', 'The body must be a PatchOp message.');
+  const message = body as Record<string, unknown>;
+  const schemas = message.schemas;
+  if (schemas !== undefined && (!Array.isArray(schemas) || !schemas.includes(PATCH_OP))) throw badRequest('invalidValue', `schemas must be [${JSON.stringify(PATCH_OP)}].`);
+  const operations = Object.entries(message).find(([name]) => name.toLowerCase() === 'operations')?.[1];
+  // RFC 7644 §3.5.2: "one or more" operations.
+  if (!Array.isArray(operations) || operations.length === 0) throw badRequest('invalidSyntax', 'Operations must be an array of one or more operations.');
+  return operations.map((operation, i) => {
+    if (operation === null || typeof operation !== 'object' || Array.isArray(operation)) throw badRequest('invalidSyntax', `Operations[${i}] must be an object.`);
+    const members = Object.fromEntries(Object.entries(operation as Record<string, unknown>).map(([k, v]) => [k.toLowerCase(), v]));
+    if (typeof members.op !== 'string') throw badRequest('invalidSyntax', `Operations[${i}].op must be add, replace or remove.`);
+    if (members.path !== undefined && typeof members.path !== 'string') throw badRequest('invalidPath', `Operations[${i}].path must be a string.`);
+    return entraManager({ op: members.op, ...(members.path === undefined ? {} : { path: members.path as string }), ...('value' in members ? { value: members.value } : {}) });
+  });
+}
+
+/**
+ * Microsoft Entra ID sets the manager as `{"op":"Add","path":"manager","value":[{"value":"<id>"}]}`
+ * (its SCIM tutorial): the enterprise attribute without its URN, and a one-element array for a
+ * single-valued attribute. Read as the enterprise manager with that element.
+ */
+function entraManager(operation: PatchOperation): PatchOperation {
+  const path = operation.path?.trim().toLowerCase();
+  if (path !== 'manager' && path !== `${ENTERPRISE_USER_SCHEMA.toLowerCase()}:manager`) return operation;
+  const value = Array.isArray(operation.value) && operation.value.length === 1 ? operation.value[0] : operation.value;
+  return { ...operation, path: `${ENTERPRISE_USER_SCHEMA}:manager`, ...('value' in operation ? { value } : {}) };
+}
