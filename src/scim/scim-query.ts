@@ -223,8 +223,12 @@ export interface PageMark {
   total: number;
 }
 
-/** How long a walk's marks are kept: an IdP's sync walks its pages within minutes; a later walk counts afresh. */
-const MARK_TTL_MS = 10 * 60_000;
+/**
+ * How long a mark is kept: a client walking pages asks for the next within seconds (each page
+ * sets the next mark, so a slow walk keeps going); a request later than that is not part of
+ * the walk, and finds its page among the current users.
+ */
+export const MARK_TTL_MS = 2 * 60_000;
 
 /** Where keyset pages of one query start: `startIndex` → the uid the page continues after, and the walk's total. */
 export class PageMarks {

@@ -7,7 +7,7 @@
  * they are left out of the OpenAPI document, since SCIM describes itself at /Schemas.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ifMatchHolds } from '../http/conditional-requests.js';
+import { ifMatchHolds, ifNoneMatchMatches } from '../http/conditional-requests.js';
 import type { Idempotency } from '../http/idempotency.js';
 import type { RequestStep } from '../http/request-steps.js';
 import { wellFormedQuery } from '../http/query-string.js';
@@ -119,8 +119,13 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   });
   const list = createScimLister(service);
   const scim = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type(SCIM_CONTENT_TYPE).send(JSON.stringify(body));
+  /** A User answer: ETag (= meta.version), and Content-Location (= meta.location, RFC 7643 §3.1) or for a create Location. */
   const userReply = (request: FastifyRequest, reply: FastifyReply, status: number, user: User, project = (r: Record<string, unknown>) => r) =>
-    scim(reply.header('etag', etagOf(user)).header('location', locationOf(request, user.uid)), status, project(scimUserOf(user, locationOf(request, user.uid))));
+    scim(
+      reply.header('etag', etagOf(user)).header(status === 201 ? 'location' : 'content-location', locationOf(request, user.uid)),
+      status,
+      project(scimUserOf(user, locationOf(request, user.uid))),
+    );
 
   const read = { access: 'users:read' as const };
   const write = { access: 'users:write' as const, bodyType: SCIM_BODY };
@@ -186,6 +191,11 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     const parameters = listParameters(request.query as Record<string, unknown>, READ_PARAMETERS);
     const user = await service.findUser(idOf(request));
     if (user === undefined) throw userNotFound();
+    // RFC 7644 §3.14: a version the client holds is answered 304, without a body.
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etagOf(user))) {
+      return reply.code(304).header('etag', etagOf(user)).header('content-location', locationOf(request, user.uid)).send();
+    }
     return userReply(request, reply, 200, user, projector(parameters));
   });
 

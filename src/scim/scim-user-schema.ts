@@ -94,11 +94,13 @@ export const CORE_USER_ATTRIBUTES: readonly ScimAttribute[] = [
     mutability: 'writeOnly',
     returned: 'never',
   }),
-  multiComplex('emails', 'Email addresses for the user.', [
-    attr('value', 'Email address for the user.'),
-    typeAttr('email', ['work', 'home', 'other']),
-    primaryAttr('mailing address'),
-  ]),
+  // Required here, unlike RFC 7643: the primary address is the directory's unique email_address key.
+  complex(
+    'emails',
+    'Email addresses for the user. At least one is required (or a userName that is an email address): the primary one is the unique key email_address of the directory.',
+    [attr('value', 'Email address for the user.'), typeAttr('email', ['work', 'home', 'other']), primaryAttr('mailing address')],
+    { multiValued: true, required: true },
+  ),
   multiComplex('phoneNumbers', 'Phone numbers for the User.', [
     attr('value', 'Phone number of the User.'),
     typeAttr('phone number', ['work', 'home', 'mobile', 'fax', 'pager', 'other']),

@@ -84,7 +84,9 @@ export function checkMutable(target: PatchTarget, removing: boolean): void {
   if (SERVICE_OWNED.has(attribute.name) || attribute.mutability === 'readOnly' || sub?.mutability === 'readOnly') {
     throw badRequest('mutability', `${label} is read-only`);
   }
-  if (removing && attribute.required && sub === undefined && target.filter === undefined) {
+  // A multi-valued attribute the service requires (emails) may be emptied by one operation and
+  // filled by the next; the mapping refuses a result without it.
+  if (removing && attribute.required && !attribute.multiValued && sub === undefined && target.filter === undefined) {
     throw badRequest('invalidValue', `${label} is required: it cannot be removed`);
   }
 }
