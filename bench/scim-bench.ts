@@ -10,7 +10,8 @@
  *   (default: 90 % of the way in, 900,001 of 1,000,000) against the first page's,
  *   each asked BENCH_SCIM_PAGE_SAMPLES times after the walk reached it (goal: at most 2x).
  *
- *   npm run bench:scim      (BENCH_STORES, BENCH_USERS, BENCH_DURATION_S, BENCH_ROUNDS as for npm run bench)
+ *   npm run bench:scim      (BENCH_STORES, BENCH_USERS, BENCH_DURATION_S, BENCH_ROUNDS as for npm run bench;
+ *                            BENCH_SCIM_PARTS=lookups,creates,paging selects the comparisons, all by default)
  *
  * The two sides of a ratio are the same instance under alternating rounds (alternate.ts).
  */
@@ -32,6 +33,7 @@ const options = loadBenchOptions(process.cwd());
 const PAGE = 100;
 const deepStart = Number(process.env.BENCH_SCIM_DEEP_PAGE ?? Math.floor((options.users * 0.9) / PAGE) * PAGE + 1);
 const samples = Number(process.env.BENCH_SCIM_PAGE_SAMPLES ?? 50);
+const parts = new Set((process.env.BENCH_SCIM_PARTS ?? 'lookups,creates,paging').split(','));
 
 const pick = () => Math.floor(Math.random() * options.users);
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -106,11 +108,15 @@ await forEachStore(options, async (store) => {
     const server = await startService(options, runDir, { store, location }, credentials, { name: `scim-${store}` });
     try {
       const [scim, rest] = [side(server, 'scim'), side(server, 'rest')];
-      const read = await alternate(scim, rest, (_tag, s) => lookups(s === scim), { options, headers: credentials.headers, label: `${store} userName lookups` });
-      console.log(`${store}: SCIM filter userName eq ${read.service.rps.toFixed(0)}/s, REST /users/username: ${read.baseline.rps.toFixed(0)}/s: ${read.ratio.toFixed(2)}x (target >= 0.80)`);
-      const write = await alternate(scim, rest, (tag, s) => creates(tag, s === scim), { options, headers: credentials.headers, label: `${store} creates` });
-      console.log(`${store}: SCIM creates ${write.service.rps.toFixed(0)}/s, REST creates ${write.baseline.rps.toFixed(0)}/s: ${write.ratio.toFixed(2)}x (target >= 0.80)`);
-      await pagingRatio(server, credentials.headers, store);
+      if (parts.has('lookups')) {
+        const read = await alternate(scim, rest, (_tag, s) => lookups(s === scim), { options, headers: credentials.headers, label: `${store} userName lookups` });
+        console.log(`${store}: SCIM filter userName eq ${read.service.rps.toFixed(0)}/s, REST /users/username: ${read.baseline.rps.toFixed(0)}/s: ${read.ratio.toFixed(2)}x (target >= 0.80)`);
+      }
+      if (parts.has('creates')) {
+        const write = await alternate(scim, rest, (tag, s) => creates(tag, s === scim), { options, headers: credentials.headers, label: `${store} creates` });
+        console.log(`${store}: SCIM creates ${write.service.rps.toFixed(0)}/s, REST creates ${write.baseline.rps.toFixed(0)}/s: ${write.ratio.toFixed(2)}x (target >= 0.80)`);
+      }
+      if (parts.has('paging')) await pagingRatio(server, credentials.headers, store);
     } finally {
       await server.stop();
     }

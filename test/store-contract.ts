@@ -10,6 +10,7 @@ import { KeyConflictError, StoreUnavailableError } from '../src/store/store-erro
 import type { UserStore } from '../src/store/user-store.js';
 import { keysOf, withDefaults, WRITABLE_KEYS, type LookupKey, type User, type UserFields } from '../src/users/user.js';
 import { representationOf } from '../src/users/user-representation.js';
+import { MARK_TTL_MS } from '../src/store/page-marks.js';
 
 export interface StoreHandle {
   store: UserStore;
@@ -194,6 +195,18 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       assert.deepEqual(await store.delete(user.uid), { status: 'not-found' });
       const again = await store.create(newUser({ username: 'GONE', email_address: 'Gone@Example.com', legacy_ids: ['gone-1'] }));
       assert.equal((await store.findByKey('legacy_id', 'gone-1'))?.uid, again.uid);
+    });
+
+    it('pageMark() answers the mark savePageMark() kept under its key until MARK_TTL_MS later; a later save replaces it', async () => {
+      const key = `contract-walk-${sequence++}@11`;
+      const uid = newUser().uid;
+      assert.equal(await store.pageMark(key, 1_000), undefined);
+      await store.savePageMark(key, { after: uid, total: 3 }, 1_000);
+      assert.deepEqual(await store.pageMark(key, 1_000 + MARK_TTL_MS - 1), { after: uid, total: 3 });
+      assert.equal(await store.pageMark(key, 1_000 + MARK_TTL_MS), undefined, 'expired');
+      const other = newUser().uid;
+      await store.savePageMark(key, { after: other, total: 4 }, 5_000);
+      assert.deepEqual(await store.pageMark(key, 5_001), { after: other, total: 4 });
     });
 
     describe('importUsers', () => {

@@ -100,6 +100,8 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics, appende
     }),
     search: timed('search', (page) => store.search(page)),
     count: timed('count', (filter) => store.count(filter)),
+    pageMark: timed('pageMark', (key, now) => store.pageMark(key, now)),
+    savePageMark: timed('savePageMark', (key, mark, now) => store.savePageMark(key, mark, now)),
     importUsers: timed('importUsers', async (users, onConflict, now, key) => {
       const outcomes = await store.importUsers(users, onConflict, now, key);
       count('created', outcomes.filter((o) => o.status === 'created').length);

@@ -18,7 +18,7 @@
  *
  * Without a residual, pages are keyset pages in uid order: the page that starts at
  * `startIndex` continues after the last uid of the page before it, which this
- * instance remembers (PageMarks), with the walk's totalResults: counted when the walk
+ * store remembers (store/page-marks.ts: every instance of a PostgreSQL store shares them), with the walk's totalResults: counted when the walk
  * starts (or reaches a page whose start is not remembered) and carried along, so a
  * page costs an index range, not a count of the directory. While users are written
  * during a walk, its totalResults is the count at its start. A client walking pages in order (1, 101, 201, …)
@@ -217,42 +217,10 @@ export function sortKeyOf(sortBy: string): (user: User) => string {
   return key;
 }
 
-/** Where a remembered page starts: after this uid, in a walk that counted `total` users. */
-export interface PageMark {
-  after: string;
-  total: number;
-}
+/** The key of the mark of the page of `query` that starts at `startIndex`. */
+const markKey = (query: string, startIndex: number) => `${startIndex}:${query}`;
 
-/**
- * How long a mark is kept: a client walking pages asks for the next within seconds (each page
- * sets the next mark, so a slow walk keeps going); a request later than that is not part of
- * the walk, and finds its page among the current users.
- */
-export const MARK_TTL_MS = 2 * 60_000;
-
-/** Where keyset pages of one query start: `startIndex` → the uid the page continues after, and the walk's total. */
-export class PageMarks {
-  private readonly marks = new Map<string, PageMark & { at: number }>();
-  constructor(
-    private readonly capacity = 10_000,
-    private readonly now = Date.now,
-  ) {}
-
-  get(query: string, startIndex: number): PageMark | undefined {
-    const mark = this.marks.get(`${startIndex}\u0000${query}`);
-    return mark !== undefined && this.now() - mark.at < MARK_TTL_MS ? mark : undefined;
-  }
-
-  set(query: string, startIndex: number, mark: PageMark): void {
-    const key = `${startIndex}\u0000${query}`;
-    this.marks.delete(key);
-    this.marks.set(key, { ...mark, at: this.now() });
-    // Oldest first: a Map iterates in insertion order.
-    if (this.marks.size > this.capacity) this.marks.delete(this.marks.keys().next().value as string);
-  }
-}
-
-export function createScimLister(service: UserService, marks = new PageMarks()) {
+export function createScimLister(service: UserService) {
   /** Every user the store filter matches, refused when more than SCAN_LIMIT would be read. */
   async function everyUser(filter: SearchFilter): Promise<User[]> {
     if ((await service.count(filter)) > SCAN_LIMIT) {
@@ -287,21 +255,23 @@ export function createScimLister(service: UserService, marks = new PageMarks()) 
     const byId = sortKey === undefined || request.sortBy?.toLowerCase() === 'id';
     if (plan.residual === undefined && !plan.narrowed && byId && !request.descending) {
       const query = JSON.stringify([plan.store, request.count]);
-      const mark = marks.get(query, request.startIndex);
+      const mark = await service.pageMark(markKey(query, request.startIndex));
       const after = mark?.after ?? (await startOf(query, plan.store, request.startIndex));
       const [{ value: users }, totalResults] = await Promise.all([
         request.count === 0 ? Promise.resolve({ value: [] as User[] }) : service.page({ filter: plan.store, ...(after === undefined ? {} : { after }), limit: request.count }),
         mark?.total ?? service.count(plan.store),
       ]);
       const last = users[users.length - 1];
-      if (last !== undefined) marks.set(query, request.startIndex + users.length, { after: last.uid, total: totalResults });
+      if (last !== undefined) await service.savePageMark(markKey(query, request.startIndex + users.length), { after: last.uid, total: totalResults });
       return { users, totalResults };
     }
     let candidates: User[];
-    if (plan.uid !== undefined) {
-      const found = await service.findUser(plan.uid);
-      candidates = found && matchesStore(found, plan.store) ? [found] : [];
-    } else candidates = plan.unique ? (await service.page({ filter: plan.store, limit: CHUNK })).value : await everyUser(plan.store);
+    if (plan.unique) {
+      // One index entry names the one candidate; the other store filters are checked on it.
+      const { uid, store } = plan;
+      const found = uid !== undefined ? await service.findUser(uid) : store.username !== undefined ? await service.findUserBy('username', store.username) : await service.findUserBy('external_id', store.external_id as string);
+      candidates = found && matchesStore(found, store) ? [found] : [];
+    } else candidates = await everyUser(plan.store);
     const residual = plan.residual;
     const matching = residual === undefined ? candidates : candidates.filter((user) => matchesFilter(inMemory(user), residual, userAttributes));
     if (sortKey !== undefined) {

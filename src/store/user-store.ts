@@ -23,6 +23,7 @@ import type { Leadership } from '../events/leadership.js';
 import type { LookupKey, User, UserFields } from '../users/user.js';
 import type { UserRepresentation } from '../users/user-representation.js';
 import type { ImportOutcome, OnConflict } from './import-plan.js';
+import type { PageMark } from './page-marks.js';
 
 /** Decides, inside the write's transaction, whether the write may proceed given the current user. */
 export type Precondition = (current: User) => boolean;
@@ -112,15 +113,15 @@ export interface UserStore {
    */
   create(user: User, idempotency?: PendingIdempotency): Promise<User>;
 
-  /** The user holding `value` (in compared form) under `key`. `uid` behaves as get(). */
-  findByKey(key: LookupKey, value: string): Promise<User | undefined>;
+  /** The user holding `value` (in compared form) under `key` (a lookup key, or the unique external id). `uid` behaves as get(). */
+  findByKey(key: LookupKey | 'external_id', value: string): Promise<User | undefined>;
 
   /**
    * The stored representation of the user findByKey() finds (the JSON text and ETag its
    * last write stored: representationOf() of that user), with the change-feed position
    * the answer reflects (one snapshot). The read path of GET /users/{ref}.
    */
-  lookup(key: LookupKey, value: string): Promise<Positioned<UserRepresentation | undefined>>;
+  lookup(key: LookupKey | 'external_id', value: string): Promise<Positioned<UserRepresentation | undefined>>;
 
   /**
    * Replaces the writable fields with `change`, sets `updated_at` to `now` and
@@ -147,6 +148,12 @@ export interface UserStore {
 
   /** At most `limit` users matching the filter, in uid order after `after`, with the position the page reflects. */
   search(page: SearchPage): Promise<Positioned<User[]>>;
+
+  /** The page mark kept under `key` (page-marks.ts) if it was set less than MARK_TTL_MS before `now` (ms since the epoch). */
+  pageMark(key: string, now: number): Promise<PageMark | undefined>;
+
+  /** Keeps `mark` under `key` from `now` on, replacing any; every process sharing the store may read it. */
+  savePageMark(key: string, mark: PageMark, now: number): Promise<void>;
 
   /** How many users match the filter (SCIM's totalResults). */
   count(filter: SearchFilter): Promise<number>;

@@ -4,11 +4,12 @@
  */
 import { ProblemError } from '../http/problems.js';
 import { KeyConflictError } from '../store/store-errors.js';
+import type { PageMark } from '../store/page-marks.js';
 import type { PendingIdempotency, Precondition, SearchFilter, SearchPage, UserStore, WriteOutcome } from '../store/user-store.js';
 import { canon } from './canonical.js';
 import { newUid } from './new-uid.js';
 import { decodeCursor, encodeCursor } from './search-cursor.js';
-import { isUid, type User } from './user.js';
+import { isUid, type LookupKey, type User } from './user.js';
 import type { UserRepresentation } from './user-representation.js';
 import { isStorable, toUserFields } from './user-input.js';
 import { parseUserRef } from './user-ref.js';
@@ -72,6 +73,16 @@ export function createUserService({ store, now = () => new Date().toISOString() 
     return { user, position };
   }
 
+  /**
+   * The user holding `value` under `key`, read from its stored representation: the read of
+   * GET /users/{ref}, whose JSON is the User's members (user-representation.ts). A door that
+   * answers in its own shape (SCIM) reads users as cheaply as the REST door does.
+   */
+  async function storedUser(key: LookupKey | 'external_id', value: string): Promise<User | undefined> {
+    const { value: stored } = await store.lookup(key, value);
+    return stored === undefined ? undefined : (JSON.parse(stored.json) as User);
+  }
+
   /** The uid a write path names, or 404 when it cannot name one. */
   function writableUid(ref: string): string {
     const parsed = parseUserRef(ref);
@@ -112,7 +123,16 @@ export function createUserService({ store, now = () => new Date().toISOString() 
     },
 
     /** The user with this uid (lower case), or undefined. */
-    findUser: (uid: string) => (isUid(uid) ? store.findByKey('uid', uid) : Promise.resolve(undefined)),
+    findUser: (uid: string) => (isUid(uid) ? storedUser('uid', uid) : Promise.resolve(undefined)),
+
+    /** A list walk's page mark (store/page-marks.ts), or undefined when none is kept. */
+    pageMark: (key: string) => store.pageMark(key, Date.now()),
+
+    /** Keeps a list walk's page mark for MARK_TTL_MS. */
+    savePageMark: (key: string, mark: PageMark) => store.savePageMark(key, mark, Date.now()),
+
+    /** The user holding a unique key, given in compared form (canonical for username). */
+    findUserBy: (key: 'username' | 'external_id', value: string) => storedUser(key, value),
 
     /** How many users match a search's filters (already in compared form). */
     count: (filter: SearchFilter) => store.count(filter),

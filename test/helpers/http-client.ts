@@ -42,8 +42,8 @@ export async function fetchDocument(baseUrl: string): Promise<Record<string, any
   return response.body;
 }
 
-/** Sends the request as written and returns the response, unchecked. */
-function send(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+/** Sends the request as written and returns the response, unchecked (SCIM answers: helpers/scim-client.ts). */
+export function send(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
   const url = new URL(baseUrl);
   const headers: Record<string, string> = { ...options.headers };
   let payload: string | Buffer | undefined = options.body;

@@ -191,6 +191,18 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     `);
     await fillRepresentations(tx, USER_SELECT_COLUMNS);
   },
+  // 9: page marks of list walks (src/store/page-marks.ts), shared by every instance so a walk
+  // whose pages different instances serve stays one walk. A cache: UNLOGGED (no WAL, emptied
+  // after a crash and absent on a standby), each row overwritten by the walk's next page.
+  `
+  CREATE UNLOGGED TABLE page_marks (
+    key text COLLATE "C" PRIMARY KEY,
+    after uuid NOT NULL,
+    total bigint NOT NULL,
+    set_at bigint NOT NULL
+  );
+  CREATE INDEX page_marks_by_age ON page_marks (set_at);
+  `,
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */

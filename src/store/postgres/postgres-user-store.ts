@@ -27,6 +27,7 @@ import { isRetryable, isUnavailable, isUniqueViolation } from './postgres-errors
 import { migratePostgres } from './postgres-migrations.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
 import { deleteUser, emailRowsInsert, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
+import { MARK_TTL_MS, type PageMark } from '../page-marks.js';
 
 export { userRowToUser } from './postgres-rows.js';
 
@@ -96,6 +97,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
 
   const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile`;
   const feed: Feed = { enabled: options.changeFeed !== false };
+  let marksSaved = 0;
 
   /** The conditions of a search, joined with AND. */
   function searchWhere(filter: SearchFilter, after?: string) {
@@ -136,7 +138,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   }
 
   /** `SELECT <what> FROM users` where the user holds `value` under `key`. */
-  const byKey = (key: LookupKey, value: string, what = columns) =>
+  const byKey = (key: LookupKey | 'external_id', value: string, what = columns) =>
     key === 'uid'
       ? sql`SELECT ${what} FROM users WHERE uid = ${value}`
       : sql`SELECT ${what} FROM users WHERE uid = (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`;
@@ -215,12 +217,12 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       return written(run(() => importBatch(sql, users, onConflict, now, bulk, key)));
     },
 
-    async findByKey(key: LookupKey, value: string) {
+    async findByKey(key: LookupKey | 'external_id', value: string) {
       const rows = await run(() => sql<UserRow[]>`${byKey(key, value)}`);
       return rows[0] && userRowToUser(rows[0]);
     },
 
-    async lookup(key: LookupKey, value: string) {
+    async lookup(key: LookupKey | 'external_id', value: string) {
       const { value: rows, position } = await positionedRows<StoredRow>(byKey(key, value, storedColumns));
       const row = rows[0];
       if (row === undefined) return { value: undefined, position };
@@ -266,6 +268,18 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
 
     async search({ filter, after, limit }: SearchPage) {
       return positionedRead(sql`SELECT ${columns} FROM users WHERE ${searchWhere(filter, after)} ORDER BY uid LIMIT ${limit}`);
+    },
+
+    async pageMark(key: string, now: number) {
+      const [row] = await run(() => sql<{ after: string; total: string }[]>`SELECT after::text, total FROM page_marks WHERE key = ${key} AND set_at > ${now - MARK_TTL_MS}`);
+      return row === undefined ? undefined : { after: row.after, total: Number(row.total) };
+    },
+
+    async savePageMark(key: string, mark: PageMark, now: number) {
+      await run(() => sql`INSERT INTO page_marks (key, after, total, set_at) VALUES (${key}, ${mark.after}::uuid, ${mark.total}, ${now})
+        ON CONFLICT (key) DO UPDATE SET after = EXCLUDED.after, total = EXCLUDED.total, set_at = EXCLUDED.set_at`);
+      // Expired marks go a few at a time with the writes that outdate them: no timer, no unbounded table.
+      if (++marksSaved % 100 === 0) await run(() => sql`DELETE FROM page_marks WHERE key IN (SELECT key FROM page_marks WHERE set_at <= ${now - MARK_TTL_MS} LIMIT 1000)`);
     },
 
     async count(filter: SearchFilter) {

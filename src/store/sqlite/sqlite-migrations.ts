@@ -188,6 +188,9 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     `);
     fillRepresentations(db, USER_COLUMNS);
   },
+  // 9: nothing. PostgreSQL's migration 9 shares the page marks of list walks between instances;
+  // a SQLite file is served by one process, which keeps them in memory (src/store/page-marks.ts).
+  '',
 ];
 
 /** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */

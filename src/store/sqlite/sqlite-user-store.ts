@@ -17,6 +17,7 @@ import { sqliteEventLog } from './sqlite-event-log.js';
 import { sqliteIdempotency } from './sqlite-idempotency.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type CheckpointReport, type WalCheckpointer } from './wal-checkpointer.js';
 import { sqliteLease } from './sqlite-lease.js';
+import { MemoryPageMarks, type PageMark } from '../page-marks.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
 import { migrateSqlite } from './sqlite-migrations.js';
@@ -192,7 +193,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     insertKeys(next);
   }
 
-  function findRow(key: LookupKey, value: string): User | undefined {
+  function findRow(key: LookupKey | 'external_id', value: string): User | undefined {
     const row = key === 'uid' ? selectByUid.get(value) : selectByKey.get(key, value);
     return row && userRowToUser(row);
   }
@@ -202,7 +203,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
    * position it reflects. A row without one (written by an earlier release: migration 6)
    * is rendered from its columns.
    */
-  function findRepresentation(key: LookupKey, value: string): Positioned<UserRepresentation | undefined> {
+  function findRepresentation(key: LookupKey | 'external_id', value: string): Positioned<UserRepresentation | undefined> {
     const row = (key === 'uid' ? selectStoredByUid.get(value) : selectStoredByKey.get(key, value)) as StoredRow;
     const { position, uid, representation, etag } = row;
     if (uid === null) return { value: undefined, position };
@@ -220,6 +221,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   }
 
   const idempotency = sqliteIdempotency(db);
+  const pageMarks = new MemoryPageMarks();
 
   return {
     async create(user, pending) {
@@ -233,11 +235,11 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       });
     },
 
-    async findByKey(key: LookupKey, value: string) {
+    async findByKey(key: LookupKey | 'external_id', value: string) {
       return read(() => findRow(key, value));
     },
 
-    async lookup(key: LookupKey, value: string) {
+    async lookup(key: LookupKey | 'external_id', value: string) {
       return read(() => findRepresentation(key, value));
     },
 
@@ -310,6 +312,15 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
         const position = events.latestNow();
         return { value: (prepared(sql).all(...params, limit) as UserRow[]).map(userRowToUser), position };
       });
+    },
+
+    // A SQLite file is served by one process in practice: the marks stay in its memory.
+    async pageMark(key: string, now: number) {
+      return pageMarks.get(key, now);
+    },
+
+    async savePageMark(key: string, mark: PageMark, now: number) {
+      pageMarks.set(key, mark, now);
     },
 
     async count(filter: SearchFilter) {
