@@ -89,6 +89,8 @@ describe('README examples', () => {
     assert.match(result.stdout, /"totalResults":0,"startIndex":1,"itemsPerPage":0,"Resources":\[\]/, 'the existence checks find no one');
     assert.match(result.stdout, /"username":"dana@example\.com","email_address":"dana@example\.com"/, 'the SCIM user is read through the REST door');
     assert.match(result.stdout, /\[\{"uid":"[0-9a-f-]{36}","username":"dana@example\.com","email_address":"dana@example\.com","legacy_ids":\[\],"external_id":"00u1dana","active":false,/, 'the deactivated user is listed by active=false');
+    assert.match(result.stdout, /"familyName":"Scully-Mulder"/, "Okta's PUT updated the user");
+    assert.match(result.stdout, /"title":"Special Agent","active":true/, "Entra's reactivation answers the active user");
     assert.match(
       result.stdout,
       /\{"uid":"[0-9a-f-]{36}","username":"fox@example\.com","email_address":"fox@example\.com","legacy_ids":\[\],"external_id":"fox","active":false,"display_name":"Fox Mulder","name":\{"family_name":"Mulder","given_name":"Fox"\},"nick_name":null,"title":"Special Agent",.*"phone_numbers":\[\{"value":"\+1 202 555 0143","type":"mobile","primary":false\}\],"addresses":\[\],"employee_number":"1013",.*"department":"X-Files"/,

@@ -138,6 +138,31 @@ describeEachStore('user-service import and export', (kind) => {
     assert.ok(names.includes('imp.hank') && !names.includes('imp.ida'));
   });
 
+  it('imports a record with the lifecycle and profile fields; the exports below carry them back', async () => {
+    const profiled = {
+      username: 'imp.kim',
+      email_address: 'kim@example.com',
+      external_id: 'okta-00u1kim',
+      active: false,
+      name: { given_name: 'Kim', family_name: 'Lee' },
+      title: 'Engineer',
+      emails: [{ value: 'kim.home@example.com', type: 'home' }],
+      phone_numbers: [{ value: '+15555550100', type: 'mobile', primary: true }],
+      addresses: [{ locality: 'Lyon', country: 'FR', type: 'work' }],
+      department: 'R&D',
+      manager: { value: 'okta-00u1boss', display_name: 'Boss' },
+    };
+    const file = join(dir, 'profiled.jsonl');
+    writeFileSync(file, `${JSON.stringify(profiled)}\n`);
+    const imported = await runCli(['import', file, '--database-url', db.databaseUrl]);
+    assert.equal(imported.code, 0, `${imported.stdout}${imported.stderr}`);
+    const kim = (await allUsers(kind, db.databaseUrl)).find((u) => u.username === 'imp.kim');
+    assert.ok(kim);
+    const { emails, ...rest } = profiled;
+    assert.deepEqual({ ...kim, emails: kim.emails }, { ...kim, ...rest, phone_numbers: [{ value: '+15555550100', type: 'mobile', primary: true }], addresses: [{ locality: 'Lyon', country: 'FR', type: 'work', primary: false }] });
+    assert.deepEqual(kim.emails, [{ value: 'kim@example.com', primary: true }, { value: emails[0]!.value, type: 'home', primary: false }], 'email_address is the primary entry of emails');
+  });
+
   for (const format of ['jsonl', 'csv'] as const) {
     it(`export (${format}) then import into an empty store gives the same users`, async () => {
       const exported = await runCli(['export', '--format', format, '--database-url', db.databaseUrl]);
