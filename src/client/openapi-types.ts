@@ -212,11 +212,17 @@ export interface components {
                 /** @description Suffix after the name, such as `III`. */
                 honorific_suffix?: string;
             } | null;
+            /** @description Casual name. */
             nick_name: string | null;
+            /** @description Job title. */
             title: string | null;
+            /** @description Relationship to the organisation, such as `Employee` or `Contractor`. */
             user_type: string | null;
+            /** @description A BCP 47 language tag (`en-US`). */
             preferred_language: string | null;
+            /** @description A BCP 47 language tag for formatting (`en-US`). */
             locale: string | null;
+            /** @description An IANA time zone name (`Europe/Paris`). */
             timezone: string | null;
             /** @description Every address of the user, at most 20. `email_address` is always among them, as the one `primary` entry (added first when missing); `primary` is derived, never taken from the input. */
             emails: {
@@ -246,10 +252,15 @@ export interface components {
                 type?: string;
                 primary: boolean;
             }[];
+            /** @description Employee number (enterprise extension). */
             employee_number: string | null;
+            /** @description Cost centre (enterprise extension). */
             cost_center: string | null;
+            /** @description Organisation (enterprise extension). */
             organization: string | null;
+            /** @description Division (enterprise extension). */
             division: string | null;
+            /** @description Department (enterprise extension). */
             department: string | null;
             manager: {
                 /** @description The manager's id (SCIM `manager.value`): a uid when an IdP resolved it. */
@@ -417,11 +428,17 @@ export interface components {
                 /** @description Suffix after the name, such as `III`. */
                 honorific_suffix?: string;
             } | null;
+            /** @description Casual name. */
             nick_name?: string | null;
+            /** @description Job title. */
             title?: string | null;
+            /** @description Relationship to the organisation, such as `Employee` or `Contractor`. */
             user_type?: string | null;
+            /** @description A BCP 47 language tag (`en-US`). */
             preferred_language?: string | null;
+            /** @description A BCP 47 language tag for formatting (`en-US`). */
             locale?: string | null;
+            /** @description An IANA time zone name (`Europe/Paris`). */
             timezone?: string | null;
             /** @description Every address of the user, at most 20. `email_address` is always among them, as the one `primary` entry (added first when missing); `primary` is derived, never taken from the input. */
             emails?: {
@@ -458,10 +475,15 @@ export interface components {
                 type?: string;
                 primary?: boolean;
             }[];
+            /** @description Employee number (enterprise extension). */
             employee_number?: string | null;
+            /** @description Cost centre (enterprise extension). */
             cost_center?: string | null;
+            /** @description Organisation (enterprise extension). */
             organization?: string | null;
+            /** @description Division (enterprise extension). */
             division?: string | null;
+            /** @description Department (enterprise extension). */
             department?: string | null;
             /** @description The manager; null (the default) for none. */
             manager?: {
@@ -533,11 +555,17 @@ export interface components {
                 /** @description Suffix after the name, such as `III`. */
                 honorific_suffix?: string;
             } | null;
+            /** @description Casual name. */
             nick_name?: string | null;
+            /** @description Job title. */
             title?: string | null;
+            /** @description Relationship to the organisation, such as `Employee` or `Contractor`. */
             user_type?: string | null;
+            /** @description A BCP 47 language tag (`en-US`). */
             preferred_language?: string | null;
+            /** @description A BCP 47 language tag for formatting (`en-US`). */
             locale?: string | null;
+            /** @description An IANA time zone name (`Europe/Paris`). */
             timezone?: string | null;
             /** @description Every address of the user, at most 20. `email_address` is always among them, as the one `primary` entry (added first when missing); `primary` is derived, never taken from the input. */
             emails?: {
@@ -574,10 +602,15 @@ export interface components {
                 type?: string;
                 primary?: boolean;
             }[];
+            /** @description Employee number (enterprise extension). */
             employee_number?: string | null;
+            /** @description Cost centre (enterprise extension). */
             cost_center?: string | null;
+            /** @description Organisation (enterprise extension). */
             organization?: string | null;
+            /** @description Division (enterprise extension). */
             division?: string | null;
+            /** @description Department (enterprise extension). */
             department?: string | null;
             /** @description The manager; null (the default) for none. */
             manager?: {
@@ -641,19 +674,32 @@ export interface components {
             display_name?: string | null;
             /** @description Merged member by member; a member set to null is removed; null removes the name. */
             name?: {
+                /** @description The full name as displayed. */
                 formatted?: string | null;
+                /** @description Family name (surname). */
                 family_name?: string | null;
+                /** @description Given name (first name). */
                 given_name?: string | null;
+                /** @description Middle name(s). */
                 middle_name?: string | null;
+                /** @description Title before the name, such as `Dr.`. */
                 honorific_prefix?: string | null;
+                /** @description Suffix after the name, such as `III`. */
                 honorific_suffix?: string | null;
             } | null;
+            /** @description Casual name. */
             nick_name?: string | null;
+            /** @description Job title. */
             title?: string | null;
+            /** @description Relationship to the organisation, such as `Employee` or `Contractor`. */
             user_type?: string | null;
+            /** @description A BCP 47 language tag (`en-US`). */
             preferred_language?: string | null;
+            /** @description A BCP 47 language tag for formatting (`en-US`). */
             locale?: string | null;
+            /** @description An IANA time zone name (`Europe/Paris`). */
             timezone?: string | null;
+            /** @description Every address of the user, at most 20. `email_address` is always among them, as the one `primary` entry (added first when missing); `primary` is derived, never taken from the input. */
             emails?: {
                 /** Format: email-address */
                 value: string;
@@ -662,6 +708,7 @@ export interface components {
                 /** @description Derived: true for the entry equal to `email_address`. May be sent back as read; it is recomputed. */
                 primary?: boolean;
             }[] | null;
+            /** @description Replaces the whole list; null empties it. */
             phone_numbers?: {
                 /** @description As given, preferably E.164 (`+15555550100`). */
                 value: string;
@@ -669,6 +716,7 @@ export interface components {
                 type?: string;
                 primary?: boolean;
             }[] | null;
+            /** @description Replaces the whole list; null empties it. */
             addresses?: {
                 /** @description The full address as displayed (lines separated by newlines). */
                 formatted?: string;
@@ -686,15 +734,21 @@ export interface components {
                 type?: string;
                 primary?: boolean;
             }[] | null;
+            /** @description Employee number (enterprise extension). */
             employee_number?: string | null;
+            /** @description Cost centre (enterprise extension). */
             cost_center?: string | null;
+            /** @description Organisation (enterprise extension). */
             organization?: string | null;
+            /** @description Division (enterprise extension). */
             division?: string | null;
+            /** @description Department (enterprise extension). */
             department?: string | null;
             /** @description Merged member by member; null removes the manager. */
             manager?: {
                 /** @description The manager's id (SCIM `manager.value`): a uid when an IdP resolved it. */
                 value?: string;
+                /** @description The manager's name as the writer gave it. */
                 display_name?: string | null;
             } | null;
             /** @description Merged into the attributes member by member (recursively); a member set to null is removed; null empties them. */

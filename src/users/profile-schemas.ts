@@ -12,7 +12,11 @@ export const PROFILE_TEXT_MAX = 256;
 export const PROFILE_LIST_MAX = 20;
 
 const Text = (description: string, maxLength = PROFILE_TEXT_MAX) => Type.String({ minLength: 1, maxLength, description });
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
+/** `schema` or null; the union carries a description (its own, else the value's) because a 400 for it quotes it. */
+const Nullable = <T extends TSchema>(schema: T, description?: string) => {
+  const text = description ?? (schema as { description?: string }).description;
+  return Type.Union([schema, Type.Null()], text === undefined ? {} : { description: text });
+};
 const EntryType = Type.String({ minLength: 1, maxLength: 64, description: 'A label such as `work`, `home`, `mobile` or `other`.' });
 
 /** A BCP 47 language tag as IdPs send them (`en`, `en-US`, `zh-Hant-TW`); `_` is accepted as in `en_US`. */
