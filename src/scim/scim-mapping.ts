@@ -206,6 +206,23 @@ function managerOf(value: unknown): Json | null {
   return displayName === null ? { value: id } : { value: id, display_name: displayName };
 }
 
+/** REST members whose SCIM names the tables above do not give. */
+const REST_TO_SCIM_OTHERS: Record<string, string> = { username: 'userName', email_address: 'emails', active: 'active', name: 'name', emails: 'emails', phone_numbers: 'phoneNumbers', addresses: 'addresses' };
+const SUB_NAMES: Record<string, string> = { ...REST_TO_NAME, ...REST_TO_ADDRESS, display_name: 'displayName' };
+
+/**
+ * The SCIM path of a JSON pointer into the REST body a SCIM request was mapped to, for the
+ * 400 that names what is wrong: `/name/given_name` is `name.givenName`, `/phone_numbers/0/value`
+ * `phoneNumbers[0].value`, `/department` the enterprise extension's `department`.
+ */
+export function scimPathOf(pointer: string): string {
+  const [member = '', ...rest] = pointer.split('/').slice(1);
+  const enterprise = REST_TO_ENTERPRISE[member] ?? (member === 'manager' ? 'manager' : undefined);
+  let path = enterprise !== undefined ? `${ENTERPRISE_SCHEMA}:${enterprise}` : (REST_TO_CORE[member] ?? REST_TO_SCIM_OTHERS[member] ?? member);
+  for (const token of rest) path += /^[0-9]+$/.test(token) ? `[${token}]` : `.${SUB_NAMES[token] ?? token}`;
+  return path;
+}
+
 function pickRenamed(source: Json, renames: Record<string, string>): Json {
   const out: Json = {};
   for (const [rest, scim] of Object.entries(renames)) if (source[rest] !== undefined && source[rest] !== null) out[scim] = source[rest];

@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE } from '../http/problems.js';
 import { ScimFilterError } from './filter/filter-error.js';
 import { SCIM_ERROR_SCHEMA, ScimError, type ScimType } from './scim-error.js';
+import { scimPathOf } from './scim-mapping.js';
 
 export const SCIM_MEDIA_TYPE = 'application/scim+json';
 const SCIM_CONTENT_TYPE = `${SCIM_MEDIA_TYPE}; charset=utf-8`;
@@ -23,6 +24,16 @@ const SCIM_TYPES: Record<string, ScimType> = {
   'invalid-query': 'invalidValue',
   'key-conflict': 'uniqueness',
 };
+
+/**
+ * A validation problem's items as SCIM clients name things (`name.givenName`, not
+ * `/name/given_name`); a pattern's regular expression is left out where a sentence
+ * says the same of that member.
+ */
+function scimItems(items: { pointer?: string; detail: string }[]): string[] {
+  const explained = new Set(items.filter((item) => !item.detail.startsWith('must match pattern')).map((item) => item.pointer));
+  return items.filter((item) => !(item.detail.startsWith('must match pattern') && explained.has(item.pointer))).map((item) => `${scimPathOf(item.pointer ?? '')} ${item.detail}`);
+}
 
 export function scimErrorBody(status: number, detail: string, scimType?: ScimType): string {
   return JSON.stringify({ schemas: [SCIM_ERROR_SCHEMA], status: String(status), ...(scimType === undefined ? {} : { scimType }), detail });
@@ -57,9 +68,14 @@ function isScimRequest(request: FastifyRequest): boolean {
 export async function problemsAsScimErrors(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   const type = String(reply.getHeader('content-type') ?? '');
   if (!type.startsWith(PROBLEM_CONTENT_TYPE) || typeof payload !== 'string' || !isScimRequest(request)) return payload;
-  const problem = JSON.parse(payload) as { type?: string; status?: number; detail?: string; key?: string };
+  const problem = JSON.parse(payload) as { type?: string; status?: number; detail?: string; key?: string; errors?: { pointer?: string; detail: string }[] };
   const name = problem.type?.split('/').pop() ?? '';
-  const detail = name === 'key-conflict' && problem.key !== undefined ? `${SCIM_KEY_NAMES[problem.key] ?? problem.key} is already taken by another user.` : (problem.detail ?? '');
+  const detail =
+    name === 'key-conflict' && problem.key !== undefined
+      ? `${SCIM_KEY_NAMES[problem.key] ?? problem.key} is already taken by another user.`
+      : name === 'validation-failed' && problem.errors?.every((item) => item.pointer !== undefined)
+        ? `The user is not valid: ${scimItems(problem.errors).join('; ').replace(/\.?$/, '.')}`
+        : (problem.detail ?? '');
   reply.type(SCIM_CONTENT_TYPE);
   return scimErrorBody(problem.status ?? reply.statusCode, detail, SCIM_TYPES[name]);
 }

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { AttrPath, AttributeDefinition, AttributeLookup, Filter } from '../../src/scim/filter/filter-ast.js';
 import { matchesFilter } from '../../src/scim/filter/filter-evaluator.js';
 import { parseFilter } from '../../src/scim/filter/filter-parser.js';
+import { userAttributes } from '../../src/scim/scim-user-schema.js';
 
 const CORE_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ENTERPRISE_USER = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
@@ -363,5 +364,15 @@ describe('matchesFilter properties', () => {
       }),
       RUNS,
     );
+  });
+});
+
+describe('matchesFilter with the User schema: canonical folding', () => {
+  it('compares a case-insensitive attribute in the directory\'s canonical form: sw, co and eq agree on "José" spelled decomposed or in full width', () => {
+    const user = { userName: 'José.García', externalId: 'Ext-1' };
+    for (const filter of ['userName sw "jose\u0301"', 'userName co "GARCI\u0301A"', 'userName eq "ＪＯＳÉ.garcía"']) {
+      assert.equal(matchesFilter(user, parseFilter(filter), userAttributes), true, filter);
+    }
+    assert.equal(matchesFilter(user, parseFilter('externalId eq "ext-1"'), userAttributes), false, 'externalId is case-exact');
   });
 });

@@ -519,4 +519,18 @@ describeEachStore('SCIM /scim/v2/Users (RFC 7644)', (kind) => {
       assert.deepEqual(res.body, viaGet.body);
     });
   });
+
+  describe('validation', () => {
+    it('a User the directory cannot store is a 400 invalidValue naming SCIM attributes, never REST pointers or a regular expression; nothing is created', async () => {
+      const t = tag();
+      const res = await scim('POST', '/Users', { schemas: [CORE], userName: '', emails: [{ value: `v${t}@example.com` }], name: { givenName: 'x'.repeat(300) }, timezone: 'not a zone!' });
+      assertScimError(res, 400, 'invalidValue');
+      assert.match(res.body.detail, /userName/);
+      assert.match(res.body.detail, /; name is not valid/);
+      assert.match(res.body.detail, /timezone/);
+      assert.doesNotMatch(res.body.detail, /\/username|given_name|must match pattern|\.\.$/);
+      const listed = await scim('GET', `/Users?filter=${encodeURIComponent(`emails.value eq "v${t}@example.com"`)}`);
+      assert.equal(listed.body.totalResults, 0);
+    });
+  });
 });

@@ -12,8 +12,10 @@
  *   object, RFC 7643 §3.3); when there is none, a core schema URI
  *   (`urn:ietf:params:scim:schemas:core:…`) reads the top level and any other
  *   URI makes the attribute absent. Inside a value filter the URI is ignored.
- * - Strings (and references) compare case-insensitively unless `caseExact`;
- *   `gt`/`ge`/`lt`/`le` on strings are lexical by UTF-16 code unit, after case
+ * - Strings (and references) compare case-insensitively unless `caseExact`, in
+ *   the directory's canonical form (users/canonical.ts: width mapping, lower
+ *   case, NFC), so `sw "jose\u0301"` finds "josé" as `eq` and uniqueness do;
+ *   `gt`/`ge`/`lt`/`le` on strings are lexical by UTF-16 code unit, after that
  *   folding when not `caseExact`.
  * - Numbers compare numerically and accept no `co`/`sw`/`ew`; booleans accept
  *   only `eq`/`ne`; a complex attribute compares its members' `value`
@@ -35,6 +37,7 @@
  * size. Recursion follows the filter tree, whose depth the parser bounds.
  */
 import type { AttrPath, AttributeDefinition, AttributeLookup, CompareOp, Filter, FilterValue } from './filter-ast.js';
+import { canon } from '../../users/canonical.js';
 
 export function matchesFilter(resource: Record<string, unknown>, filter: Filter, schema: AttributeLookup): boolean {
   return evaluate(filter, { object: resource }, schema);
@@ -117,8 +120,8 @@ function compareLeaf(op: Exclude<CompareOp, 'ne'>, actual: unknown, expected: st
 }
 
 function compareText(op: Exclude<CompareOp, 'ne'>, actual: string, expected: string, caseExact: boolean): boolean {
-  const a = caseExact ? actual : actual.toLowerCase();
-  const b = caseExact ? expected : expected.toLowerCase();
+  const a = caseExact ? actual : canon(actual);
+  const b = caseExact ? expected : canon(expected);
   switch (op) {
     case 'co':
       return a.includes(b);
