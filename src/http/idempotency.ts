@@ -64,6 +64,8 @@ export function fingerprintOf(method: string, path: string, body: unknown): stri
 export interface IdempotentWrite {
   /** The request's target in canonical form (`/users`, `/users/{uid}` in lower case), for the fingerprint. */
   path: string;
+  /** The body as the fingerprint covers it, when not as sent (SCIM leaves out the password it discards, so no digest of it is kept). */
+  fingerprintBody?: unknown;
   /** Runs the write; with a key, the store keeps `pending`'s answer in the write's transaction. */
   execute(pending?: PendingIdempotency): Promise<User>;
   /** The answer to a successful write. */
@@ -109,7 +111,7 @@ export function createIdempotency({ store, ttlMs, delayAfterWriteMs = 0 }: Idemp
       // The answer the store records in the write's transaction is the one sent: made once.
       let made: { user: User; response: StoredResponse } | undefined;
       const respond = (user: User) => (made?.user === user ? made.response : (made = { user, response: write.respond(user) }).response);
-      const pending: PendingIdempotency = { scope, key, fingerprint: fingerprintOf(request.method, write.path, request.body), expiresAt: Date.now() + ttlMs, respond };
+      const pending: PendingIdempotency = { scope, key, fingerprint: fingerprintOf(request.method, write.path, 'fingerprintBody' in write ? write.fingerprintBody : request.body), expiresAt: Date.now() + ttlMs, respond };
       const id = `${scope}\u0000${key}`;
       if (running.has(id)) throw inUse();
       running.add(id);

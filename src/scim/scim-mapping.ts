@@ -15,6 +15,7 @@ import { isEmailAddress } from '../users/user-formats.js';
 import type { User } from '../users/user.js';
 import { etagOf } from '../users/user-etag.js';
 import { badRequest } from './scim-error.js';
+import { isPlainObject, scimBoolean } from './patch/patch-values.js';
 import { CORE_USER_SCHEMA as CORE_SCHEMA, ENTERPRISE_USER_SCHEMA as ENTERPRISE_SCHEMA } from './scim-user-schema.js';
 
 type Json = Record<string, unknown>;
@@ -68,7 +69,6 @@ const LOWER_CORE_STRINGS = Object.fromEntries(Object.keys(CORE_STRINGS).map((k) 
 /** RFC 7643 §2.5: null, an empty array and (from IdPs) an empty string are an unassigned value: nothing to store. */
 const isUnassigned = (value: unknown) => value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The members of `object` keyed by their lower-cased names (SCIM names are case-insensitive). */
 function byLowerName(object: Json): Map<string, [string, unknown]> {
@@ -84,12 +84,6 @@ function text(value: unknown, where: string): string | null {
   return value;
 }
 
-/** SCIM booleans, with the string spellings IdPs send (`"True"`, `"false"`). */
-export function scimBoolean(value: unknown, where: string): boolean {
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
-  throw badRequest('invalidValue', `${where} must be a boolean`);
-}
 
 /** Copies `source`'s members named in `map` (case-insensitively) into `target` under their REST names; returns the names not in the map. */
 function mapMembers(source: Json, map: Record<string, string>, target: Json, where: string, convert: (value: unknown, at: string) => unknown = text): string[] {
@@ -110,7 +104,7 @@ function list(value: unknown, where: string): Json[] {
   if (value === null || value === undefined) return [];
   if (!Array.isArray(value)) throw badRequest('invalidValue', `${where} must be an array`);
   return value.map((entry, i) => {
-    if (!isObject(entry)) throw badRequest('invalidValue', `${where}[${i}] must be an object`);
+    if (!isPlainObject(entry)) throw badRequest('invalidValue', `${where}[${i}] must be an object`);
     return entry;
   });
 }
@@ -143,7 +137,7 @@ function primaryEmail(emails: Json[], userName: unknown): string {
  * out when the resource does not say it, so a caller can keep the current state.
  */
 export function restBodyOf(resource: unknown): Json {
-  if (!isObject(resource)) throw badRequest('invalidSyntax', 'The body must be a JSON object (a SCIM User).');
+  if (!isPlainObject(resource)) throw badRequest('invalidSyntax', 'The body must be a JSON object (a SCIM User).');
   const body: Json = {};
   const unknown: string[] = [];
   const members = byLowerName(resource);
@@ -158,7 +152,7 @@ export function restBodyOf(resource: unknown): Json {
       if (value !== null && value !== undefined) body.active = scimBoolean(value, 'active');
     } else if (lower === 'name') {
       if (value === null) continue;
-      if (!isObject(value)) throw badRequest('invalidValue', 'name must be an object');
+      if (!isPlainObject(value)) throw badRequest('invalidValue', 'name must be an object');
       const name: Json = {};
       unknown.push(...mapMembers(value, NAME_PARTS, name, 'name.'));
       if (Object.keys(name).length > 0) body.name = name;
@@ -172,7 +166,7 @@ export function restBodyOf(resource: unknown): Json {
       });
     } else if (lower === ENTERPRISE_SCHEMA.toLowerCase()) {
       if (value === null) continue;
-      if (!isObject(value)) throw badRequest('invalidValue', `${ENTERPRISE_SCHEMA} must be an object`);
+      if (!isPlainObject(value)) throw badRequest('invalidValue', `${ENTERPRISE_SCHEMA} must be an object`);
       for (const [member, memberValue] of Object.entries(value)) {
         if (member.toLowerCase() === 'manager') {
           const manager = managerOf(memberValue);
@@ -198,7 +192,7 @@ export function restBodyOf(resource: unknown): Json {
 function managerOf(value: unknown): Json | null {
   if (value === null || value === '') return null;
   if (typeof value === 'string') return { value };
-  if (!isObject(value)) throw badRequest('invalidValue', 'manager must be an object with a value');
+  if (!isPlainObject(value)) throw badRequest('invalidValue', 'manager must be an object with a value');
   const members = byLowerName(value);
   const id = text(members.get('value')?.[1], 'manager.value');
   if (id === null) return null;

@@ -236,7 +236,7 @@ export function createScimLister(service: UserService) {
   }
 
   /** The uid the page at `startIndex` continues after (undefined: from the first user), walking from the first user when it is not remembered. */
-  async function startOf(query: string, filter: SearchFilter, startIndex: number): Promise<string | undefined> {
+  async function startOf(filter: SearchFilter, startIndex: number): Promise<string | undefined> {
     if (startIndex === 1) return undefined;
     let index = 1;
     let after: string | undefined;
@@ -256,7 +256,7 @@ export function createScimLister(service: UserService) {
     if (plan.residual === undefined && !plan.narrowed && byId && !request.descending) {
       const query = JSON.stringify([plan.store, request.count]);
       const mark = await service.pageMark(markKey(query, request.startIndex));
-      const after = mark?.after ?? (await startOf(query, plan.store, request.startIndex));
+      const after = mark?.after ?? (await startOf(plan.store, request.startIndex));
       const [{ value: users }, totalResults] = await Promise.all([
         request.count === 0 ? Promise.resolve({ value: [] as User[] }) : service.page({ filter: plan.store, ...(after === undefined ? {} : { after }), limit: request.count }),
         mark?.total ?? service.count(plan.store),
@@ -274,15 +274,21 @@ export function createScimLister(service: UserService) {
     } else candidates = await everyUser(plan.store);
     const residual = plan.residual;
     const matching = residual === undefined ? candidates : candidates.filter((user) => matchesFilter(inMemory(user), residual, userAttributes));
-    if (sortKey !== undefined) {
-      const direction = request.descending ? -1 : 1;
-      matching.sort((a, b) => direction * (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : a.uid < b.uid ? -1 : 1));
-    }
-    return { users: matching.slice(request.startIndex - 1, request.startIndex - 1 + request.count), totalResults: matching.length };
+    const ordered = sortKey === undefined ? matching : sortedBy(matching, sortKey, request.descending);
+    return { users: ordered.slice(request.startIndex - 1, request.startIndex - 1 + request.count), totalResults: ordered.length };
   };
 }
 
-/** Whether `user` meets the store filters of a plan (for the user an `id eq` found). */
+/** `users` ordered by `key` (each computed once), ties by uid: a stable order across pages. */
+function sortedBy(users: User[], key: (user: User) => string, descending: boolean): User[] {
+  const direction = descending ? -1 : 1;
+  return users
+    .map((user) => ({ user, key: key(user) }))
+    .sort((a, b) => direction * (a.key < b.key ? -1 : a.key > b.key ? 1 : a.user.uid < b.user.uid ? -1 : 1))
+    .map(({ user }) => user);
+}
+
+/** Whether `user` (the one candidate a unique key named) meets the other store filters of a plan. */
 function matchesStore(user: User, filter: SearchFilter): boolean {
   if (filter.active !== undefined && user.active !== filter.active) return false;
   if (filter.username !== undefined && canon(user.username) !== filter.username) return false;

@@ -7,16 +7,16 @@
  * they are left out of the OpenAPI document, since SCIM describes itself at /Schemas.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ifMatchHolds, ifNoneMatchMatches } from '../http/conditional-requests.js';
+import { ifNoneMatchMatches } from '../http/conditional-requests.js';
 import type { Idempotency } from '../http/idempotency.js';
 import type { RequestStep } from '../http/request-steps.js';
 import { wellFormedQuery } from '../http/query-string.js';
-import type { Precondition } from '../store/user-store.js';
 import { etagOf } from '../users/user-etag.js';
 import { assertStorableBody } from '../users/user-input.js';
 import { validatedBody } from '../users/user-patch.js';
 import type { User } from '../users/user.js';
 import type { UserService } from '../users/user-service.js';
+import { ifMatchPrecondition } from '../users/user-routes.js';
 import { listResponse, MAX_PAGE, serviceProviderConfig, userResourceType } from './scim-discovery.js';
 import { badRequest, ScimError } from './scim-error.js';
 import { parseFilter } from './filter/filter-parser.js';
@@ -49,17 +49,14 @@ const JSON_BODY_SCHEMA = { hide: true, body: {} };
 const SCIM_BODY = { mediaType: SCIM_MEDIA_TYPE, alsoAccepted: ['application/json'] };
 
 /**
- * Where resources live, root-relative (as the REST door's Location is): the service never
+ * Where a user lives, root-relative (as the REST door's Location is): the service never
  * echoes a client-chosen Host (http/request-target.ts), and a proxy in front may publish it
- * under another origin.
+ * under another origin. The discovery resources' URLs are under SCIM_PREFIX alike.
  */
-const baseOf = (_request: FastifyRequest) => SCIM_PREFIX;
-const locationOf = (request: FastifyRequest, uid: string) => `${baseOf(request)}/Users/${uid}`;
+const locationOf = (uid: string) => `${SCIM_PREFIX}/Users/${uid}`;
 
-function ifMatch(request: FastifyRequest): Precondition | undefined {
-  const header = request.headers['if-match'];
-  return header === undefined ? undefined : (current) => ifMatchHolds(header, etagOf(current));
-}
+/** A SCIM PUT or PATCH replaces what SCIM shows: the REST-only members stay, and `active` when the body leaves it out. */
+const keepingRestOnly = (current: User, body: Record<string, unknown>) => ({ active: current.active, ...body, legacy_ids: current.legacy_ids, attributes: current.attributes });
 
 /** The parameters a read of one user takes (RFC 7644 §3.4.1). */
 const READ_PARAMETERS = ['attributes', 'excludedAttributes'];
@@ -119,30 +116,26 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   });
   const list = createScimLister(service);
   const scim = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type(SCIM_CONTENT_TYPE).send(JSON.stringify(body));
-  /** A User answer: ETag (= meta.version), and Content-Location (= meta.location, RFC 7643 §3.1) or for a create Location. */
-  const userReply = (request: FastifyRequest, reply: FastifyReply, status: number, user: User, project = (r: Record<string, unknown>) => r) =>
-    scim(
-      reply.header('etag', etagOf(user)).header(status === 201 ? 'location' : 'content-location', locationOf(request, user.uid)),
-      status,
-      project(scimUserOf(user, locationOf(request, user.uid))),
-    );
+  /** A User answer: ETag (= meta.version) and Content-Location (= meta.location, RFC 7643 §3.1). */
+  const userReply = (reply: FastifyReply, user: User, project = (r: Record<string, unknown>) => r) =>
+    scim(reply.header('etag', etagOf(user)).header('content-location', locationOf(user.uid)), 200, project(scimUserOf(user, locationOf(user.uid))));
 
   const read = { access: 'users:read' as const };
   const write = { access: 'users:write' as const, bodyType: SCIM_BODY };
 
-  app.get('/ServiceProviderConfig', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, serviceProviderConfig(baseOf(request))));
-  app.get('/ResourceTypes', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, listResponse([userResourceType(baseOf(request))], 1, 1)));
+  app.get('/ServiceProviderConfig', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, serviceProviderConfig(SCIM_PREFIX)));
+  app.get('/ResourceTypes', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, listResponse([userResourceType(SCIM_PREFIX)], 1, 1)));
   app.get('/ResourceTypes/:name', { config: read, schema: { hide: true } }, async (request, reply) => {
     if ((request.params as { name: string }).name !== 'User') throw new ScimError(404, 'The only resource type is User.');
-    return scim(reply, 200, userResourceType(baseOf(request)));
+    return scim(reply, 200, userResourceType(SCIM_PREFIX));
   });
   app.get('/Schemas', { config: read, schema: { hide: true } }, async (request, reply) => {
-    const schemas = userSchemaDocuments(baseOf(request));
+    const schemas = userSchemaDocuments(SCIM_PREFIX);
     return scim(reply, 200, listResponse(schemas, schemas.length, 1));
   });
   app.get('/Schemas/:id', { config: read, schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const schema = userSchemaDocuments(baseOf(request)).find((s) => (s as { id: string }).id === id);
+    const schema = userSchemaDocuments(SCIM_PREFIX).find((s) => (s as { id: string }).id === id);
     if (schema === undefined) throw new ScimError(404, `No schema ${JSON.stringify(id)}; see /Schemas.`);
     return scim(reply, 200, schema);
   });
@@ -154,7 +147,9 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     const sortOrder = parameters.sortOrder?.toLowerCase();
     if (sortOrder !== undefined && sortOrder !== 'ascending' && sortOrder !== 'descending') throw badRequest('invalidValue', 'sortOrder must be ascending or descending.');
     const project = projector(parameters);
-    const representation = (user: User) => scimUserOf(user, locationOf(request, user.uid));
+    // Made once per user: a residual filter reads it, then the page sends it.
+    const made = new WeakMap<User, Record<string, unknown>>();
+    const representation = (user: User) => made.get(user) ?? made.set(user, scimUserOf(user, locationOf(user.uid))).get(user)!;
     const page = await list(
       // RFC 7644 §3.4.2.3: sortOrder orders by sortBy; without sortBy there is nothing for it to reverse.
       { ...(filter === undefined ? {} : { filter }), startIndex, count, ...(parameters.sortBy === undefined ? {} : { sortBy: parameters.sortBy }), descending: sortOrder === 'descending' && parameters.sortBy !== undefined },
@@ -175,11 +170,12 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   app.post('/Users', { config: write, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) =>
     idempotency.run(request, reply, {
       path: `${SCIM_PREFIX}/Users`,
+      fingerprintBody: withoutPassword(request.body),
       execute: (pending) => service.create(validatedBody(restBodyOf(request.body), 'The user'), pending),
       respond: (user) => ({
         status: 201,
-        headers: { 'content-type': SCIM_CONTENT_TYPE, etag: etagOf(user), location: locationOf(request, user.uid) },
-        body: JSON.stringify(scimUserOf(user, locationOf(request, user.uid))),
+        headers: { 'content-type': SCIM_CONTENT_TYPE, etag: etagOf(user), location: locationOf(user.uid) },
+        body: JSON.stringify(scimUserOf(user, locationOf(user.uid))),
       }),
     }),
   );
@@ -193,18 +189,16 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     if (user === undefined) throw userNotFound();
     // RFC 7644 §3.14: a version the client holds is answered 304, without a body.
     const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etagOf(user))) {
-      return reply.code(304).header('etag', etagOf(user)).header('content-location', locationOf(request, user.uid)).send();
-    }
-    return userReply(request, reply, 200, user, projector(parameters));
+    const etag = etagOf(user);
+    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) return reply.code(304).header('etag', etag).header('content-location', locationOf(user.uid)).send();
+    return userReply(reply, user, projector(parameters));
   });
 
-  // PUT replaces what SCIM shows; legacy_ids and attributes, which it does not, are kept, and so is
-  // `active` when the body leaves it out (a PUT must not reactivate a user by omission).
+  // PUT replaces what SCIM shows; a PUT must not reactivate a user by leaving `active` out.
   app.put('/Users/:id', { config: write, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {
     const body = restBodyOf(request.body);
-    const user = await service.rewrite(idOf(request), (current) => ({ active: current.active, ...body, legacy_ids: current.legacy_ids, attributes: current.attributes }), ifMatch(request));
-    return userReply(request, reply, 200, user);
+    const user = await service.rewrite(idOf(request), (current) => keepingRestOnly(current, body), ifMatchPrecondition(request));
+    return userReply(reply, user);
   });
 
   app.patch('/Users/:id', { config: write, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {
@@ -213,18 +207,23 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
       idOf(request),
       (current) => {
         const { meta: _meta, ...resource } = scimUserOf(current, '');
-        const patched = applyScimPatch(resource, operations);
-        return { active: current.active, ...restBodyOf(patched), legacy_ids: current.legacy_ids, attributes: current.attributes };
+        return keepingRestOnly(current, restBodyOf(applyScimPatch(resource, operations)));
       },
-      ifMatch(request),
+      ifMatchPrecondition(request),
     );
-    return userReply(request, reply, 200, user);
+    return userReply(reply, user);
   });
 
   app.delete('/Users/:id', { config: write, schema: { hide: true } }, async (request, reply) => {
-    await service.delete(idOf(request), ifMatch(request));
+    await service.delete(idOf(request), ifMatchPrecondition(request));
     return reply.code(204).send();
   });
+}
+
+/** A body without its `password` (any case): what a SCIM create's Idempotency-Key fingerprint covers, since the password is discarded. */
+function withoutPassword(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([name]) => name.toLowerCase() !== 'password'));
 }
 
 async function storable(request: FastifyRequest): Promise<void> {

@@ -191,13 +191,6 @@ export function toProfile(input: ProfileInput, emailAddress: string): Profile {
   };
 }
 
-/** The profile of `source` (a user), members in order. */
-export function profileOf(source: Profile): Profile {
-  const out = {} as Record<keyof Profile, unknown>;
-  for (const key of PROFILE_KEYS) out[key] = source[key];
-  return out as unknown as Profile;
-}
-
 /**
  * The profile as its store column keeps it: members that differ from their defaults
  * only, so a user without a profile costs `{}`. profileFromColumn() restores it.

@@ -47,7 +47,8 @@ async function storableBody(request: FastifyRequest): Promise<void> {
   assertStorableBody(request.body);
 }
 
-function ifMatch(request: FastifyRequest): Precondition | undefined {
+/** The precondition an If-Match header states (CONTRACT §5), for a write of either door. */
+export function ifMatchPrecondition(request: FastifyRequest): Precondition | undefined {
   const header = request.headers['if-match'];
   return header === undefined ? undefined : (current) => ifMatchHolds(header, etagOf(current));
 }
@@ -120,7 +121,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
 
   const canonicalWrite = { access: 'users:write', requestHeaders: IF_MATCH, ...refRoute } as const;
   app.put('/users/:ref', { config: canonicalWrite, schema: replaceSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
-    const representation = representationOf(await service.replace(request.params.ref, request.body, ifMatch(request)));
+    const representation = representationOf(await service.replace(request.params.ref, request.body, ifMatchPrecondition(request)));
     return reply.headers(representationHeaders(representation)).type(JSON_UTF8).send(representation.json as never);
   });
 
@@ -133,13 +134,13 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
   app.patch('/users/:ref', { config: patchConfig, schema: patchSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) =>
     idempotency.run(request, reply, {
       path: `/users/${service.writableUid(request.params.ref)}`,
-      execute: (pending) => service.patch(request.params.ref, request.body, ifMatch(request), pending),
+      execute: (pending) => service.patch(request.params.ref, request.body, ifMatchPrecondition(request), pending),
       respond: (user) => userResponse(200, user),
     }),
   );
 
   app.delete('/users/:ref', { config: canonicalWrite, schema: deleteSchema, onRequest: onlyCanonical }, async (request, reply) => {
-    await service.delete(request.params.ref, ifMatch(request));
+    await service.delete(request.params.ref, ifMatchPrecondition(request));
     return reply.code(204).send(undefined as never);
   });
 

@@ -180,4 +180,16 @@ describeEachStore('one directory behind /users and /scim/v2', (kind) => {
     assertScimError(reused, 422);
     assert.equal((await server.get(`/users/${first.body.id}`)).body.display_name, null, 'the other request did not run');
   });
+
+  it('the fingerprint of a SCIM create leaves the discarded password out: a retry that differs only in the password gets the first answer', async () => {
+    const t = tag();
+    const key = `scim-create-pw-${t}`;
+    const body = { schemas: [CORE], userName: `idempw${t}`, emails: [{ value: `idempw${t}@example.com` }], password: 'first-secret' };
+    const first = await scim('POST', '/Users', body, { 'idempotency-key': key });
+    assert.equal(first.status, 201, first.text);
+    const retry = await scim('POST', '/Users', { ...body, password: 'second-secret' }, { 'idempotency-key': key });
+    assert.equal(retry.status, 201, retry.text);
+    assert.equal(retry.headers['idempotent-replayed'], 'true');
+    assert.equal(retry.body.id, first.body.id);
+  });
 });

@@ -29,13 +29,18 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
 
 const BOOLEAN_STRING = /^(?:true|false)$/i;
 
+/** A SCIM boolean, with the string spellings IdPs send (`"True"`, `"false"`): for PATCH values and the bodies of POST and PUT alike. */
+export function scimBoolean(value: unknown, label: string): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && BOOLEAN_STRING.test(value)) return value.toLowerCase() === 'true';
+  throw badRequest('invalidValue', `${label} must be a boolean`);
+}
+
 /** A value for a simple (non-complex) attribute or sub-attribute; `label` names it in messages. */
 export function simpleValue(attribute: ScimAttribute, value: unknown, label: string): SimpleValue {
   switch (attribute.type) {
     case 'boolean':
-      if (typeof value === 'boolean') return value;
-      if (typeof value === 'string' && BOOLEAN_STRING.test(value)) return value.toLowerCase() === 'true';
-      throw badRequest('invalidValue', `${label} must be a boolean`);
+      return scimBoolean(value, label);
     case 'integer':
       if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
       throw badRequest('invalidValue', `${label} must be an integer`);

@@ -180,11 +180,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       DROP TABLE user_keys;
       ALTER TABLE user_keys_8 RENAME TO user_keys;
       CREATE INDEX user_keys_by_uid ON user_keys (uid);
-      DROP TRIGGER users_representation_outdated;
       UPDATE users SET representation = NULL, etag = NULL;
-      CREATE TRIGGER users_representation_outdated AFTER UPDATE OF version ON users
-        WHEN NEW.representation IS OLD.representation
-        BEGIN UPDATE users SET representation = NULL, etag = NULL WHERE uid = NEW.uid; END;
     `);
     fillRepresentations(db, USER_COLUMNS);
   },
