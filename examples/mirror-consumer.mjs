@@ -18,6 +18,9 @@ import { createUserClient, UserServiceError } from 'user-service';
  */
 export function applyEvent(replica, event) {
   const held = replica.get(event.subject);
+  // The user has been deleted since this event, and its data erased (docs/security.md, "Erasure"):
+  // its deletion comes later in the feed; the copy lets it go now.
+  if (event.data.erased === true) return replica.delete(event.subject);
   if (event.type === 'user.deleted') {
     // A uid is never reused: a delete is the user's last event.
     if (held !== undefined && held.version > event.data.version) return false;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
-import type { SqliteSynchronous } from './store/sqlite/sqlite-connection.js';
+import type { SqliteSecureDelete, SqliteSynchronous } from './store/sqlite/sqlite-connection.js';
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, message: string) {
@@ -20,7 +20,7 @@ export class ConfigError extends Error {
  * from the feed for good, so a consumer following it would miss them.
  */
 export type StoreConfig = { changeFeed: boolean } & (
-  | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous }
+  | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous; secureDelete: SqliteSecureDelete }
   | { kind: 'postgres'; url: string; poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number }
 );
 
@@ -125,14 +125,22 @@ export interface NatsRelayConfig {
 
 type Env = Record<string, string | undefined>;
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+/** `why`: what goes wrong below `min`, said in the message (a bound an operator would not guess). */
+function integer(env: Env, name: string, fallback: number, min: number, max: number, why?: string): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}${why ? ` (${why})` : ''}`);
   }
   return Number(raw);
 }
+
+/**
+ * The shortest PG_STATEMENT_TIMEOUT_MS. The timeout holds for every statement of a connection,
+ * the driver's own first query on it included (it reads the array types), and for the change
+ * feed's sequencer: far below this they are cancelled, and the store could not even be opened.
+ */
+export const MIN_PG_STATEMENT_TIMEOUT_MS = 100;
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
@@ -196,7 +204,13 @@ function storeConfig(env: Env): StoreConfig {
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length);
     if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/users.db or sqlite::memory:');
-    return { kind: 'sqlite', path, synchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'), changeFeed };
+    return {
+      kind: 'sqlite',
+      path,
+      synchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
+      secureDelete: oneOf(env, 'SQLITE_SECURE_DELETE', ['ON', 'FAST', 'OFF'] as const, 'ON'),
+      changeFeed,
+    };
   }
   if (/^postgres(ql)?:\/\//.test(raw)) {
     try {
@@ -210,7 +224,8 @@ function storeConfig(env: Env): StoreConfig {
       kind: 'postgres',
       url: raw,
       poolMax: integer(env, 'PG_POOL_MAX', 10, 1, 1000),
-      statementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 1, 3_600_000),
+      statementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, MIN_PG_STATEMENT_TIMEOUT_MS, 3_600_000,
+        `a shorter timeout cancels the driver's own first query on each connection, so the store could not open`),
       connectTimeoutMs: integer(env, 'PG_CONNECT_TIMEOUT_MS', 5_000, 1000, 600_000),
       changeFeed,
     };

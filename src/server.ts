@@ -1,46 +1,142 @@
 /**
- * Entry point: load the configuration, open the store, build the app, listen,
- * and stop gracefully on SIGTERM/SIGINT (stop accepting, finish requests in
- * flight, close the store, exit 0). The signal handlers are installed before
+ * Entry point: load the configuration, open the store, build the app, catch the
+ * change feed up, listen, and stop gracefully on SIGTERM/SIGINT (stop accepting,
+ * finish requests in flight, close the store, log `stopped: store closed` with
+ * how long the stop took, exit 0). The signal handlers are installed before
  * anything else, so a signal that arrives during start-up also exits 0.
+ *
+ * The instance listens only once every event committed before it started is
+ * numbered (`events.settle()`): after a crash of this or another instance, events
+ * of acknowledged writes may be committed without a position, and an instance that
+ * answered /readyz before numbering them would serve a feed that lacks them.
+ *
+ * Every start-up failure is one line on stderr and a non-zero exit, never a stack.
  */
 import { realpathSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openStore, storeLocation } from './store/open-store.js';
+import { describeOpenError, isDriverTypeQueryFailure } from './store/open-store-errors.js';
+import type { UserStore } from './store/user-store.js';
 import { throttledWarning } from './observability/throttled-warning.js';
+
+/** Tries at numbering the events committed before start, the last failure failing the start. */
+const CATCH_UP_ATTEMPTS = 5;
+/** The wait after the first failed try; doubled after each (250 ms + 500 + 1 s + 2 s). */
+const CATCH_UP_RETRY_MS = 250;
+
+/** The longest a stopping process waits for its log lines to be written before it exits. */
+const LOG_DRAIN_MS = 1000;
+
+/**
+ * Resolves once the log has written every line. pino's default destination (SonicBoom) writes
+ * asynchronously, and process.exit does not wait for a write in flight: the last lines could
+ * come out of order or not at all. Other streams, and a write still going after LOG_DRAIN_MS: at once.
+ */
+async function logWritten(log: FastifyBaseLogger): Promise<void> {
+  const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as { _writing?: unknown } | undefined;
+  const deadline = Date.now() + LOG_DRAIN_MS;
+  while (stream?._writing === true && Date.now() < deadline) await sleep(1);
+}
+
+/** The one line a failed start prints (after `user-service: cannot start: `): the first line of the message, the store named in words. */
+function startFailure(config: Readonly<Config>, error: unknown): string {
+  const message = config.store.kind === 'postgres' && (error as { name?: unknown })?.name === 'PostgresError' ? describeOpenError(config.store, error) : error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? '';
+}
+
+/**
+ * Resolves once every event committed before the call has its position, retrying a
+ * failure a few times; undefined when a stop began meanwhile (the stop exits).
+ */
+async function catchUpFeed(config: Readonly<Config>, store: UserStore, log: FastifyBaseLogger, stopping: () => boolean): Promise<number | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await store.events.settle();
+    } catch (error) {
+      if (stopping()) return undefined;
+      const cause = describeOpenError(config.store, error);
+      if (attempt >= CATCH_UP_ATTEMPTS) throw new Error(`change feed: cannot number the events committed before start: ${cause}`, { cause: error });
+      log.warn({ attempt, cause }, 'change feed: numbering the events committed before start failed; retrying');
+      await sleep(CATCH_UP_RETRY_MS * 2 ** (attempt - 1));
+      if (stopping()) return undefined;
+    }
+  }
+}
 
 export async function serve(config: Readonly<Config>): Promise<void> {
   let app: FastifyInstance | undefined;
+  let store: UserStore | undefined;
   let stopping = false;
+  let started = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    const since = performance.now();
     app?.log.info({ signal }, 'stopping: finishing requests in flight');
     const force = setTimeout(() => {
       app?.log.error('requests in flight did not finish in time; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs);
     force.unref();
-    // Without an app yet, nothing was acknowledged: exiting is the whole of stopping.
-    (app ? app.close() : Promise.resolve()).then(
-      () => process.exit(0),
+    // The app's onClose closes the store. Without an app yet, nothing was acknowledged:
+    // closing a store already open (or nothing) is the whole of stopping.
+    (app ? app.close() : (store?.close() ?? Promise.resolve())).then(
+      async () => {
+        if (app) {
+          app.log.info({ signal, stop_ms: Math.round(performance.now() - since) }, 'stopped: store closed');
+          await logWritten(app.log);
+        }
+        process.exit(0);
+      },
       (error: unknown) => {
         app?.log.error({ err: error }, 'error while stopping');
         process.exit(1);
       },
     );
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // Not once: a second signal (timeout(1) and process-group kills send two) must not cut the stop short.
+  // The stop runs once; SHUTDOWN_TIMEOUT_MS bounds it.
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 
-  // Background work of the store (the feed's sequencer on PostgreSQL) retries by itself; its failures are logged, throttled.
-  const store = await openStore(config.store, { onBackgroundError: throttledWarning(() => app?.log, 'change feed: numbering new events failed; retrying') });
-  app = await buildApp({ config, store });
-  app.log.info(storeLocation(config.store), 'store opened');
-  await app.listen({ host: config.host, port: config.port });
+  // The PostgreSQL driver (postgres.js 3.4) runs a query of its own as each new connection opens (the
+  // array types) and drops its promise (porsager/postgres#1192): when that query fails, a statement
+  // timeout for one, the error reaches no caller, only this event. During start-up it fails the start
+  // at once, in one line, before a statement that went ahead on that connection (without the array
+  // types) can commit. Later it is harmless (the types were read at start, and are shared by every
+  // connection): it is logged. Any other unhandled rejection ends the process, as it would without this.
+  process.on('unhandledRejection', (reason: unknown) => {
+    if (!started && !stopping) {
+      process.stderr.write(`user-service: cannot start: ${startFailure(config, reason)}\n`);
+      process.exit(1);
+    }
+    if (isDriverTypeQueryFailure(reason)) {
+      app?.log.warn({ cause: startFailure(config, reason) }, 'PostgreSQL: a new connection could not read the array types; it uses those read before');
+      return;
+    }
+    throw reason;
+  });
+
+  try {
+    // Background work of the store (the feed's sequencer on PostgreSQL) retries by itself; its failures are logged, throttled.
+    store = await openStore(config.store, { onBackgroundError: throttledWarning(() => app?.log, 'change feed: numbering new events failed; retrying') });
+    if (stopping) return; // the stop closes it and exits
+    app = await buildApp({ config, store });
+    app.log.info(storeLocation(config.store), 'store opened');
+    // Ready means caught up: the feed numbers what was committed before this start (a crash's leftovers) before the first request.
+    if ((await catchUpFeed(config, store, app.log, () => stopping)) === undefined || stopping) return;
+    await app.listen({ host: config.host, port: config.port });
+    started = true;
+  } catch (error) {
+    // A stop under way closed the store beneath the start: the stop exits (0), not the failure.
+    if (stopping) return;
+    throw error;
+  }
 }
 
 function main(): void {
@@ -55,7 +151,7 @@ function main(): void {
     throw error;
   }
   serve(config).catch((error: unknown) => {
-    process.stderr.write(`user-service: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`user-service: cannot start: ${startFailure(config, error)}\n`);
     process.exit(1);
   });
 }

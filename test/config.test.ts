@@ -17,15 +17,16 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.port, 8080);
-    assert.deepEqual(config.store, { kind: 'sqlite', path: './data/users.db', synchronous: 'FULL', changeFeed: true });
+    assert.deepEqual(config.store, { kind: 'sqlite', path: './data/users.db', synchronous: 'FULL', secureDelete: 'ON', changeFeed: true });
     assert.equal(config.bodyLimit, 65536);
     assert.ok(config.requestTimeoutMs > 0 && config.headersTimeoutMs > 0 && config.keepAliveTimeoutMs > 0);
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.store));
   });
 
   it('selects the store from DATABASE_URL', () => {
-    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).store, { kind: 'sqlite', path: ':memory:', synchronous: 'FULL', changeFeed: true });
-    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'NORMAL' }).store, { kind: 'sqlite', path: '/tmp/x.db', synchronous: 'NORMAL', changeFeed: true });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).store, { kind: 'sqlite', path: ':memory:', synchronous: 'FULL', secureDelete: 'ON', changeFeed: true });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'NORMAL' }).store, { kind: 'sqlite', path: '/tmp/x.db', synchronous: 'NORMAL', secureDelete: 'ON', changeFeed: true });
+    assert.equal((loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SECURE_DELETE: 'OFF' }).store as { secureDelete: string }).secureDelete, 'OFF');
     const pg = { poolMax: 10, statementTimeoutMs: 5000, connectTimeoutMs: 5000, changeFeed: true };
     assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).store, { kind: 'postgres', url: 'postgres://u@h/db', ...pg });
     assert.deepEqual(loadConfig({ DATABASE_URL: 'postgresql://u@h/db', PG_POOL_MAX: '3' }).store, { kind: 'postgres', url: 'postgresql://u@h/db', ...pg, poolMax: 3 });
@@ -41,10 +42,32 @@ describe('loadConfig', () => {
     assert.equal(settingOf({ CHANGE_FEED: 'yes' }), 'CHANGE_FEED');
     assert.equal(settingOf({ BODY_LIMIT: '1.5' }), 'BODY_LIMIT');
     assert.equal(settingOf({ SQLITE_SYNCHRONOUS: 'OFF' }), 'SQLITE_SYNCHRONOUS');
+    assert.equal(settingOf({ SQLITE_SECURE_DELETE: 'yes' }), 'SQLITE_SECURE_DELETE');
     assert.equal(settingOf({ DATABASE_URL: 'postgres://h/db', PG_POOL_MAX: '0' }), 'PG_POOL_MAX');
     assert.equal(settingOf({ DATABASE_URL: 'postgres://h/db', PG_STATEMENT_TIMEOUT_MS: 'x' }), 'PG_STATEMENT_TIMEOUT_MS');
     assert.equal(settingOf({ AUTH_MODE: 'magic' }), 'AUTH_MODE');
     assert.equal(settingOf({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' }), 'HEADERS_TIMEOUT_MS');
+  });
+
+  it('refuses a PostgreSQL statement timeout too short to open the store, saying why, and checks the other store settings', () => {
+    const pg = (env: Record<string, string>) => ({ DATABASE_URL: 'postgres://h/db', ...env });
+    for (const value of ['0', '1', '99']) {
+      assert.equal(settingOf(pg({ PG_STATEMENT_TIMEOUT_MS: value })), 'PG_STATEMENT_TIMEOUT_MS', value);
+    }
+    assert.throws(
+      () => loadConfig(pg({ PG_STATEMENT_TIMEOUT_MS: '1' })),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /^PG_STATEMENT_TIMEOUT_MS: must be an integer from 100 to 3600000, got "1" \(.*first query on each connection.*\)$/.test(error.message) &&
+        !error.message.includes('\n'),
+    );
+    assert.equal((loadConfig(pg({ PG_STATEMENT_TIMEOUT_MS: '100' })).store as { statementTimeoutMs: number }).statementTimeoutMs, 100);
+    assert.equal(settingOf(pg({ PG_STATEMENT_TIMEOUT_MS: '3600001' })), 'PG_STATEMENT_TIMEOUT_MS');
+    assert.equal(settingOf(pg({ PG_CONNECT_TIMEOUT_MS: '999' })), 'PG_CONNECT_TIMEOUT_MS');
+    assert.equal(settingOf(pg({ PG_POOL_MAX: '1001' })), 'PG_POOL_MAX');
+    assert.equal(settingOf(pg({ PG_POOL_MAX: '-1' })), 'PG_POOL_MAX');
+    assert.equal(settingOf({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'normal' }), 'SQLITE_SYNCHRONOUS');
+    assert.equal(settingOf({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'OFF' }), 'SQLITE_SYNCHRONOUS');
   });
 
   it('refuses to serve unauthenticated on a non-loopback host unless ALLOW_UNAUTHENTICATED=true', () => {

@@ -1,6 +1,7 @@
 /**
  * CONTRACT §7 and §8 at process level: bad configuration stops the process with
- * one line naming the setting and a non-zero exit; the defaults give a working
+ * one line naming the setting and a non-zero exit, and so does a store that fails
+ * as it opens (never an uncaught error with a stack); the defaults give a working
  * service with its SQLite file at ./data/users.db; the schema is created on start;
  * the operator routes of §2 answer. The service runs as a real child process.
  */
@@ -12,6 +13,9 @@ import { after, before, describe, it } from 'node:test';
 import Database from '../src/store/sqlite/sqlite-driver.js';
 import { spawnChildServer, startChildServer, type ChildServer, type StartedChildServer } from './helpers/child-server.js';
 import { newUser } from './helpers/test-server.js';
+import { createTestDatabase, postgresSkipReason, type TestDatabase } from './helpers/postgres.js';
+
+const postgresSkip = await postgresSkipReason();
 
 const children: ChildServer[] = [];
 const dirs: string[] = [];
@@ -43,6 +47,8 @@ describe('bad configuration stops the process', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['HOST', { HOST: '0.0.0.0' }],
     ['BODY_LIMIT', { BODY_LIMIT: '-1' }],
+    // Checked as read, before any connection: no PostgreSQL is needed to refuse it.
+    ['PG_STATEMENT_TIMEOUT_MS', { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PG_STATEMENT_TIMEOUT_MS: '1' }],
   ];
   for (const [setting, envOf] of cases) {
     const envIn = (dir: string) => (typeof envOf === 'function' ? envOf(dir) : envOf);
@@ -61,6 +67,62 @@ describe('bad configuration stops the process', () => {
       assert.equal(child.logs().some((record) => /listening/i.test(String(record.msg))), false, 'it must not have listened');
     });
   }
+});
+
+/** The stderr lines of a child, and whether any looks like a stack frame or Node's report of an uncaught error. */
+function stderrLines(child: ChildServer): { lines: string[]; stack: boolean } {
+  const lines = child.stderr().split('\n').filter((line) => line.trim() !== '');
+  return { lines, stack: lines.some((line) => /^\s+at\s|triggerUncaughtException|^Node\.js v\d|^\s*\^\s*$/.test(line)) };
+}
+
+describe('a bad store setting is one line, never an uncaught error', () => {
+  it('PG_STATEMENT_TIMEOUT_MS=1 exits 2 with the configuration error naming it and why', async () => {
+    const dir = tempDir();
+    const child = track(spawnChildServer({ cwd: dir, env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PG_STATEMENT_TIMEOUT_MS: '1' } }));
+    assert.deepEqual(await child.waitForExit(10_000), { code: 2, signal: null }, child.describe());
+    const { lines, stack } = stderrLines(child);
+    assert.equal(lines.length, 1, child.describe());
+    assert.match(lines[0]!, /^user-service: configuration error: PG_STATEMENT_TIMEOUT_MS: must be an integer from 100 to 3600000, got "1" \(.+\)$/);
+    assert.equal(stack, false, child.describe());
+  });
+
+  describe('a store that fails as it opens (PostgreSQL)', { skip: postgresSkip }, () => {
+    let db: TestDatabase;
+    before(async () => {
+      db = await createTestDatabase();
+    });
+    after(async () => {
+      await db?.drop();
+    });
+
+    /** The URL of the test database with connection parameters of its own, which PG_* settings cannot check. */
+    const urlWith = (parameters: Record<string, string>) => {
+      const url = new URL(db.url);
+      for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+      return url.toString();
+    };
+
+    // statement_timeout=1 in the URL reaches the server as PG_STATEMENT_TIMEOUT_MS=1 did: the driver's own first
+    // query on a connection is cancelled, and its error reached no caller (an uncaught error with a stack).
+    const cases: Array<[string, Record<string, string>, RegExp]> = [
+      ['a statement timeout of 1 ms set in DATABASE_URL (the driver\'s first query and the migration are cancelled)', { statement_timeout: '1' }, /statement timeout/],
+      ['a read-only session set in DATABASE_URL (the migration is refused)', { default_transaction_read_only: 'on' }, /read-only transaction/],
+    ];
+    for (const [what, parameters, cause] of cases) {
+      it(`${what}: exit 1, one stderr line naming DATABASE_URL and the cause, no stack`, async () => {
+        const dir = tempDir();
+        const child = track(spawnChildServer({ cwd: dir, env: { DATABASE_URL: urlWith(parameters) } }));
+        const exit = await child.waitForExit(15_000);
+        assert.deepEqual(exit, { code: 1, signal: null }, child.describe());
+        const { lines, stack } = stderrLines(child);
+        assert.equal(lines.length, 1, `expected exactly one stderr line: ${child.describe()}`);
+        assert.match(lines[0]!, /^user-service: cannot start: DATABASE_URL: PostgreSQL at [^:]+:\d+\/\w+: /);
+        assert.match(lines[0]!, cause);
+        assert.equal(stack, false, child.describe());
+        assert.equal(child.logs().some((record) => /listening/i.test(String(record.msg))), false, 'it must not have listened');
+      });
+    }
+  });
 });
 
 describe('start-up', () => {

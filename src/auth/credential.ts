@@ -9,6 +9,8 @@ export interface Credential {
   /** The API key's id, or the token's subject. Never the secret itself. */
   id: string;
   scopes: ReadonlySet<Scope>;
+  /** The OAuth client a token was issued to (`azp`, else `client_id`), when it differs from `id`; none for an API key. */
+  client?: string;
   /** When it stops being valid, in ms since the epoch (a JWT's `exp`); none for an API key. */
   expiresAt?: number;
 }

@@ -84,6 +84,12 @@ function credentialId(payload: JWTPayload): string {
   return id.includes('@') ? `sha256:${hash('sha256', id, 'hex').slice(0, 16)}` : id;
 }
 
+/** The OAuth client the token was issued to (`azp`, else `client_id`), unless it is the credential's id already. */
+function clientOf(payload: JWTPayload, id: string): string | undefined {
+  const client = [payload.azp, payload.client_id].find((claim): claim is string => typeof claim === 'string' && claim !== '');
+  return client === undefined || client === id ? undefined : client;
+}
+
 export function createJwtVerifier(config: JwtConfig): TokenVerifier {
   const keys = 'url' in config.jwks ? remoteKeys(config.jwks.url) : createLocalJWKSet(config.jwks.keys as unknown as Parameters<typeof createLocalJWKSet>[0]);
   const options = {
@@ -97,7 +103,9 @@ export function createJwtVerifier(config: JwtConfig): TokenVerifier {
     try {
       const { payload } = await jwtVerify(token, keys, options);
       // `exp` is required, so always present here.
-      return { id: credentialId(payload), scopes: scopesOf(payload), expiresAt: (payload.exp as number) * 1000 };
+      const id = credentialId(payload);
+      const client = clientOf(payload, id);
+      return { id, scopes: scopesOf(payload), expiresAt: (payload.exp as number) * 1000, ...(client === undefined ? {} : { client }) };
     } catch (error) {
       if (error instanceof KeySetUnavailable) {
         const retryAfter = String(Math.ceil(KEY_SET_RETRY_MS / 1000));

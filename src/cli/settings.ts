@@ -9,8 +9,9 @@ export const SETTINGS: readonly [env: string, help: string][] = [
   ['PORT', 'TCP port (default 8080; 0 picks one)'],
   ['DATABASE_URL', 'sqlite:PATH, sqlite::memory: or postgres://… (default sqlite:./data/users.db)'],
   ['SQLITE_SYNCHRONOUS', 'FULL (default) or NORMAL'],
+  ['SQLITE_SECURE_DELETE', 'ON (default: deleted data is overwritten with zeros), FAST or OFF'],
   ['PG_POOL_MAX', 'PostgreSQL connections per instance (default 10)'],
-  ['PG_STATEMENT_TIMEOUT_MS', 'PostgreSQL statement timeout (default 5000)'],
+  ['PG_STATEMENT_TIMEOUT_MS', 'PostgreSQL statement timeout (default 5000; at least 100)'],
   ['PG_CONNECT_TIMEOUT_MS', 'PostgreSQL connect timeout (default 5000)'],
   ['CHANGE_FEED', 'on (default) or off: off only to measure the feed\'s cost; writes made off are never in the feed'],
   ['LOG_LEVEL', 'fatal, error, warn, info (default), debug, trace or silent'],
@@ -48,7 +49,7 @@ export const SETTINGS: readonly [env: string, help: string][] = [
 ];
 
 /** What the commands that only open the store (migrate, import, export) use. */
-export const STORE_SETTINGS: readonly string[] = ['DATABASE_URL', 'SQLITE_SYNCHRONOUS', 'PG_POOL_MAX', 'PG_STATEMENT_TIMEOUT_MS', 'PG_CONNECT_TIMEOUT_MS', 'CHANGE_FEED'];
+export const STORE_SETTINGS: readonly string[] = ['DATABASE_URL', 'SQLITE_SYNCHRONOUS', 'SQLITE_SECURE_DELETE', 'PG_POOL_MAX', 'PG_STATEMENT_TIMEOUT_MS', 'PG_CONNECT_TIMEOUT_MS', 'CHANGE_FEED'];
 
 export const ALL_SETTINGS: readonly string[] = SETTINGS.map(([env]) => env);
 

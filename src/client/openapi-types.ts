@@ -124,7 +124,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a user
-         * @description Frees every key of the user for reuse. Only on the canonical path (`DELETE /users/{key}:{value}` is a 405). Takes no body.
+         * @description Frees every key of the user for reuse and erases its personal data from the change feed and from stored Idempotency-Key answers, in the same transaction (docs/security.md, "Erasure"). Only on the canonical path (`DELETE /users/{key}:{value}` is a 405). Takes no body.
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -308,10 +308,27 @@ export interface components {
              * @description When the write committed its change: the user's `updated_at` (`created_at` for a create, the deletion time for a delete).
              */
             time: string;
+            /** @description The door the change came through (CloudEvents extension attribute). Absent on events written before origins were kept. */
+            origininterface?: "rest" | "scim" | "import";
+            /** @description The id of the credential that made the change: an API key's id, or a token's subject (never a secret). Absent without authentication and for imports. */
+            origincredential?: string;
+            /** @description The OAuth client the token that made the change was issued to (`azp` or `client_id`), when it is not the subject. */
+            originclient?: string;
             /** @constant */
             datacontenttype: "application/json";
             type: "user.created" | "user.updated";
-            data: components["schemas"]["User"];
+            data: components["schemas"]["User"] | {
+                /**
+                 * Format: uuid
+                 * @description Canonical ID: a lower-case UUIDv7 assigned by the service. Read-only.
+                 * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+                 */
+                uid: string;
+                /** @description The version the event carried. */
+                version: number;
+                /** @constant */
+                erased: true;
+            };
         } | {
             /** @constant */
             specversion: "1.0";
@@ -330,6 +347,12 @@ export interface components {
              * @description When the write committed its change: the user's `updated_at` (`created_at` for a create, the deletion time for a delete).
              */
             time: string;
+            /** @description The door the change came through (CloudEvents extension attribute). Absent on events written before origins were kept. */
+            origininterface?: "rest" | "scim" | "import";
+            /** @description The id of the credential that made the change: an API key's id, or a token's subject (never a secret). Absent without authentication and for imports. */
+            origincredential?: string;
+            /** @description The OAuth client the token that made the change was issued to (`azp` or `client_id`), when it is not the subject. */
+            originclient?: string;
             /** @constant */
             datacontenttype: "application/json";
             /** @constant */
@@ -351,7 +374,7 @@ export interface components {
              * @description One of the fixed problem types (README, Errors).
              * @enum {string}
              */
-            type: "/problems/malformed-request" | "/problems/validation-failed" | "/problems/invalid-lookup-key" | "/problems/invalid-query" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/events-gone" | "/problems/key-conflict" | "/problems/idempotency-key-in-use" | "/problems/precondition-failed" | "/problems/request-timeout" | "/problems/payload-too-large" | "/problems/uri-too-long" | "/problems/unsupported-media-type" | "/problems/expectation-failed" | "/problems/idempotency-key-reused" | "/problems/rate-limited" | "/problems/request-header-fields-too-large" | "/problems/internal-error" | "/problems/store-unavailable" | "/problems/overloaded" | "/problems/subscriber-limit" | "/problems/authentication-unavailable";
+            type: "/problems/malformed-request" | "/problems/validation-failed" | "/problems/invalid-lookup-key" | "/problems/invalid-query" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/events-gone" | "/problems/resource-erased" | "/problems/key-conflict" | "/problems/idempotency-key-in-use" | "/problems/precondition-failed" | "/problems/request-timeout" | "/problems/payload-too-large" | "/problems/uri-too-long" | "/problems/unsupported-media-type" | "/problems/expectation-failed" | "/problems/idempotency-key-reused" | "/problems/rate-limited" | "/problems/request-header-fields-too-large" | "/problems/internal-error" | "/problems/store-unavailable" | "/problems/overloaded" | "/problems/subscriber-limit" | "/problems/authentication-unavailable" | "/problems/store-full";
             title: string;
             /** @description The HTTP status, repeated. */
             status: number;
@@ -2262,6 +2285,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description On the change feed: the events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing. On an idempotent write: the Idempotency-Key's first request wrote a user that has since been deleted, and its stored answer was erased with it */
+            410: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than the limit */
             413: {
                 headers: {
@@ -2422,6 +2466,27 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is out of space (disk full or read-only): nothing was written, and a retry will not succeed until an operator frees space */
+            507: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
                     /** @description The client's request budget per window (when rate limits are on). */
                     "x-ratelimit-limit"?: string;
                     /** @description Requests left in the window (when rate limits are on). */
@@ -3288,6 +3353,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The store is out of space (disk full or read-only): nothing was written, and a retry will not succeed until an operator frees space */
+            507: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteUser: {
@@ -3605,6 +3689,25 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is out of space (disk full or read-only): nothing was written, and a retry will not succeed until an operator frees space */
+            507: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
                     /** @description The client's request budget per window (when rate limits are on). */
                     "x-ratelimit-limit"?: string;
                     /** @description Requests left in the window (when rate limits are on). */
@@ -4079,6 +4182,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description On the change feed: the events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing. On an idempotent write: the Idempotency-Key's first request wrote a user that has since been deleted, and its stored answer was erased with it */
+            410: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description If-Match did not match; nothing was written */
             412: {
                 headers: {
@@ -4297,6 +4421,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The store is out of space (disk full or read-only): nothing was written, and a retry will not succeed until an operator frees space */
+            507: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listEvents: {
@@ -4306,6 +4451,8 @@ export interface operations {
                 after?: number;
                 /** @description Most events in the JSON answer, 1–1000; default 100. Plain decimal. Not used by a stream. */
                 limit?: number;
+                /** @description Leave out the events of one origin: `credential:<id>` (a credential's id: an API key's id, or a token's subject) or `interface:rest`, `interface:scim` or `interface:import`. A consumer that also writes users leaves out its own writes with its own credential's id. Events written before origins were kept are never left out. Paging is unchanged: `Link: rel="next"` starts after the last event read, left out or not. */
+                exclude_origin?: string;
             };
             header?: {
                 /**
@@ -4425,7 +4572,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The change events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing */
+            /** @description On the change feed: the events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing. On an idempotent write: the Idempotency-Key's first request wrote a user that has since been deleted, and its stored answer was erased with it */
             410: {
                 headers: {
                     /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
@@ -4552,6 +4699,8 @@ export interface operations {
                 after?: number;
                 /** @description Most events in the JSON answer, 1–1000; default 100. Plain decimal. Not used by a stream. */
                 limit?: number;
+                /** @description Leave out the events of one origin: `credential:<id>` (a credential's id: an API key's id, or a token's subject) or `interface:rest`, `interface:scim` or `interface:import`. A consumer that also writes users leaves out its own writes with its own credential's id. Events written before origins were kept are never left out. Paging is unchanged: `Link: rel="next"` starts after the last event read, left out or not. */
+                exclude_origin?: string;
             };
             header?: {
                 /**
@@ -4660,7 +4809,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The change events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing */
+            /** @description On the change feed: the events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing. On an idempotent write: the Idempotency-Key's first request wrote a user that has since been deleted, and its stored answer was erased with it */
             410: {
                 headers: {
                     /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */

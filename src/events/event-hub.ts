@@ -6,8 +6,9 @@
  * position, at the pace its client reads. Once it reaches what the hub has
  * read, it goes live: the hub reads each new batch of events once (when the
  * store announces a new latest position) and writes it to every live
- * subscriber. Recent frames are kept in a ring, so a subscriber joining just
- * behind the hub catches up from memory.
+ * subscriber. Nothing is replayed from memory: a subscriber behind the hub
+ * catches up from the store, so an event erased by a delete (store/erasure.ts)
+ * is never sent as it was once the delete has committed.
  *
  * Ordering: a subscriber goes live only in the same synchronous step in which
  * it has written everything up to the hub's position, and the hub writes a
@@ -16,13 +17,10 @@
  * twice at the hand-over.
  */
 import type { EventLog, StoredEvent } from './event-log.js';
-import { eventFrame, type EventStream } from './event-stream.js';
+import { eventFrame, type EventStream, type Frame } from './event-stream.js';
 
 /** Events per page, for catching up and for the hub's own reads. */
 const PAGE = 1000;
-/** Frames kept in memory for subscribers joining just behind: at most this many, and at most RING_BYTES of them. */
-const RING = 4096;
-const RING_BYTES = 4 * 1024 * 1024;
 /**
  * The hub reads (and writes to its live subscribers) at most once per this many
  * ms. Every batch costs a read of the store and one socket write per subscriber,
@@ -56,20 +54,12 @@ export interface EventHub {
   close(): void;
 }
 
-interface Frame {
-  position: number;
-  frame: string;
-}
-
 /** The hub's state while anyone subscribes; made anew after the last one leaves. */
 interface Session {
   /** The highest position read and written to every live subscriber. */
   position: number;
   /** The highest position the store announced. */
   announced: number;
-  ring: Frame[];
-  /** The characters the ring's frames hold (about their bytes: events are mostly ASCII). */
-  ringBytes: number;
   reading: boolean;
   /** When the last read started (ms since the epoch). */
   lastRead: number;
@@ -85,7 +75,8 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
   const all = new Set<EventStream>();
   let session: Promise<Session> | undefined;
 
-  const frameOf = (event: StoredEvent): Frame => ({ position: event.position, frame: eventFrame(event.position, render(event)) });
+  const frameOf = (event: StoredEvent): Frame =>
+    event.origin === undefined ? { position: event.position, frame: eventFrame(event.position, render(event)) } : { position: event.position, frame: eventFrame(event.position, render(event)), origin: event.origin };
 
   /** Reads what the store announced beyond the session's position, and writes it to every live subscriber. */
   async function readAhead(s: Session): Promise<void> {
@@ -96,8 +87,6 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
         // Retention deleted events the live subscribers have not had: they must resync (410 on reconnect).
         for (const stream of [...live]) stream.end('gone');
         s.position = page.prunedThrough;
-        s.ring.length = 0;
-        s.ringBytes = 0;
       }
       if (page.events.length === 0) {
         // Nothing readable beyond: the announcement was at most what this read saw.
@@ -106,11 +95,6 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
         return;
       }
       const frames = page.events.map(frameOf);
-      s.ring.push(...frames);
-      for (const { frame } of frames) s.ringBytes += frame.length;
-      let drop = 0;
-      while (drop < s.ring.length && (s.ring.length - drop > RING || s.ringBytes > RING_BYTES)) s.ringBytes -= s.ring[drop++]!.frame.length;
-      if (drop > 0) s.ring.splice(0, drop);
       // Rendered and encoded once: each live subscriber gets the same buffer as one chunk.
       const batch = { frames, bytes: Buffer.from(frames.map(({ frame }) => frame).join('')) };
       for (const stream of [...live]) {
@@ -145,7 +129,7 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
   }
 
   async function open(): Promise<Session> {
-    const s: Session = { position: 0, announced: 0, ring: [], ringBytes: 0, reading: false, lastRead: -Infinity, timer: undefined, stopped: false, stop: () => {} };
+    const s: Session = { position: 0, announced: 0, reading: false, lastRead: -Infinity, timer: undefined, stopped: false, stop: () => {} };
     const unwatch = events.watch((latest) => {
       if (latest > s.announced) s.announced = latest;
       kick(s);
@@ -181,14 +165,6 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
     }
   };
 
-  /** Writes the ring's frames after the stream's position; true when the stream then stands at the session's position. */
-  function fromRing(s: Session, stream: EventStream): boolean {
-    const first = s.ring[0];
-    if (first === undefined || first.position > stream.position + 1) return false;
-    for (const { position, frame } of s.ring) if (!stream.send(position, frame)) return false;
-    return stream.position >= s.position;
-  }
-
   return {
     get size() {
       return all.size;
@@ -204,8 +180,8 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
         });
         const s = await attempt;
         while (stream.open) {
-          // Caught up with the hub, directly or from its ring: live from here, in this same step.
-          if (stream.position >= s.position || fromRing(s, stream)) {
+          // Caught up with the hub: live from here, in this same step.
+          if (stream.position >= s.position) {
             if (stream.open) live.add(stream);
             return;
           }
@@ -220,7 +196,10 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
             stream.end('gone');
             return;
           }
-          for (const event of page.events) if (!stream.send(event.position, frameOf(event).frame)) return;
+          for (const event of page.events) {
+            const { position, frame, origin } = frameOf(event);
+            if (!stream.send(position, frame, origin)) return;
+          }
           // An empty page below the hub's position can only mean pruned events, answered above.
           if (page.events.length === 0 && stream.position < s.position) {
             stream.end('gone');

@@ -14,11 +14,16 @@
  * - Retention deletes the oldest events only, and remembers how far it went
  *   (`prunedThrough`): a reader asking to resume before it has lost events.
  */
+import type { EventOrigin } from './event-origin.js';
 
 export const EVENT_TYPES = ['user.created', 'user.updated', 'user.deleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** One event as stored: `data` is JSON text (the user as the API returns it; for a delete its uid and last version). */
+/**
+ * One event as stored: `data` is JSON text (the user as the API returns it; for a delete its
+ * uid and last version; for an event of a user deleted since, its uid, version and
+ * `"erased": true`: erasure.ts).
+ */
 export interface StoredEvent {
   position: number;
   type: EventType;
@@ -27,6 +32,8 @@ export interface StoredEvent {
   /** When the write happened: RFC 3339 UTC with milliseconds. */
   time: string;
   data: string;
+  /** Who wrote it and through which door; absent for events written before origins were kept. */
+  origin?: EventOrigin;
 }
 
 export interface EventPage {

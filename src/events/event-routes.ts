@@ -10,9 +10,10 @@ import type { EventsConfig } from '../config.js';
 import { ProblemError } from '../http/problems.js';
 import { wellFormedQuery } from '../http/query-string.js';
 import type { EventLog, EventPage, StoredEvent } from './event-log.js';
+import { isExcluded, parseOriginExclusion } from './event-origin.js';
 import type { EventHub } from './event-hub.js';
 import { EVENTS_LIMIT_DEFAULT, eventsSchema, FEED_POSITION, LAST_EVENT_ID } from './event-schemas.js';
-import { createEventStream, type EndReason } from './event-stream.js';
+import { createEventStream, type EndReason, type EventStream } from './event-stream.js';
 
 export interface EventRoutesOptions {
   events: EventLog;
@@ -83,17 +84,30 @@ function assertAvailable(after: number, page: EventPage): void {
 }
 
 export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events, hub, render, config, onStreamEnd }) => {
+  /** Streams admitted under the subscriber limit that are not yet in the hub (their first read is running). */
+  let opening = 0;
   app.get('/events', { config: { access: 'users:read', requestHeaders: LAST_EVENT_ID }, schema: eventsSchema, preValidation: wellFormedQuery(['after', 'limit']) }, async (request, reply) => {
     reply.header('vary', 'accept');
+    const exclusion = parseOriginExclusion(request.query.exclude_origin);
     if (wantsStream(request)) {
       const after = lastEventId(request) ?? request.query.after ?? 0;
-      if (hub.size >= config.maxSubscribers) {
+      // The slot is taken before the first await and given back on every path: streams still
+      // opening count against the limit, so any number of concurrent opens admits at most the limit.
+      if (hub.size + opening >= config.maxSubscribers) {
         throw new ProblemError('subscriber-limit', `This instance serves ${config.maxSubscribers} event streams already; retry shortly or poll GET /events.`, {}, { 'retry-after': String(SUBSCRIBER_RETRY_S) });
       }
-      const start = await events.read(after, 1);
-      assertAvailable(after, start);
-      const stream = createEventStream(after, config.subscriberBufferBytes, reply.raw, onStreamEnd);
-      void hub.follow(stream);
+      opening++;
+      let start: EventPage;
+      let stream: EventStream;
+      try {
+        start = await events.read(after, 1);
+        assertAvailable(after, start);
+        stream = createEventStream(after, config.subscriberBufferBytes, reply.raw, onStreamEnd, exclusion);
+        // follow() counts the stream in hub.size before it returns: the slot passes to it in this step.
+        void hub.follow(stream);
+      } finally {
+        opening--;
+      }
       // Proxies that buffer responses (nginx) pass this one through as it is written.
       return reply.header(FEED_POSITION, String(start.latest)).header('content-type', EVENT_STREAM).header('cache-control', 'no-store').header('x-accel-buffering', 'no').send(stream.body);
     }
@@ -102,12 +116,14 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
     const page = await events.read(after, limit);
     assertAvailable(after, page);
     const last = page.events[page.events.length - 1]?.position ?? after;
-    // The next page starts after the last event: always sent, so a poller just follows it.
+    const shown = exclusion === undefined ? page.events : page.events.filter((event) => !isExcluded(event.origin, exclusion));
+    const excluding = request.query.exclude_origin === undefined ? '' : `&exclude_origin=${encodeURIComponent(request.query.exclude_origin)}`;
+    // The next page starts after the last event read (shown or left out): always sent, so a poller just follows it.
     return reply
-      .header('link', `</events?after=${last}&limit=${limit}>; rel="next"`)
+      .header('link', `</events?after=${last}&limit=${limit}${excluding}>; rel="next"`)
       .header(FEED_POSITION, String(page.latest))
       .header('cache-control', 'no-cache')
       .type('application/json; charset=utf-8')
-      .send(`[${page.events.map(render).join(',')}]`);
+      .send(`[${shown.map(render).join(',')}]`);
   });
 };

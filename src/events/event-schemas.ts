@@ -28,6 +28,14 @@ export const EventsQuery = Type.Object(
         description: `Most events in the JSON answer, 1–${EVENTS_LIMIT_MAX}; default ${EVENTS_LIMIT_DEFAULT}. Plain decimal. Not used by a stream.`,
       }),
     ),
+    exclude_origin: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'Leave out the events of one origin: `credential:<id>` (a credential\'s id: an API key\'s id, or a token\'s subject) or `interface:rest`, `interface:scim` or `interface:import`. A consumer that also writes users leaves out its own writes with its own credential\'s id. Events written before origins were kept are never left out. Paging is unchanged: `Link: rel="next"` starts after the last event read, left out or not.',
+        examples: ['credential:hr-sync', 'interface:import'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -39,15 +47,24 @@ const envelope = {
   source: Type.String({ description: 'EVENTS_SOURCE (default `/users`).' }),
   subject: { ...Uid, description: 'The uid of the user the event is about.' },
   time: { ...Timestamp, description: 'When the write committed its change: the user\'s `updated_at` (`created_at` for a create, the deletion time for a delete).' },
+  origininterface: Type.Optional(Type.Union([Type.Literal('rest'), Type.Literal('scim'), Type.Literal('import')], { description: 'The door the change came through (CloudEvents extension attribute). Absent on events written before origins were kept.' })),
+  origincredential: Type.Optional(Type.String({ description: 'The id of the credential that made the change: an API key\'s id, or a token\'s subject (never a secret). Absent without authentication and for imports.' })),
+  originclient: Type.Optional(Type.String({ description: 'The OAuth client the token that made the change was issued to (`azp` or `client_id`), when it is not the subject.' })),
   datacontenttype: Type.Literal('application/json'),
 };
+
+/** The data of an event whose user has been deleted since: its personal fields erased (docs/security.md, "Erasure"). */
+const ErasedUser = Type.Object(
+  { uid: Uid, version: { ...Version, description: 'The version the event carried.' }, erased: Type.Literal(true) },
+  { additionalProperties: false, description: 'The user was deleted after this event: every personal field is erased; position, type, subject, time and version are kept.' },
+);
 
 /** One change event: CloudEvents 1.0, JSON format (structured mode). */
 export const UserEvent = Type.Union(
   [
     Type.Object(
-      { ...envelope, type: Type.Union([Type.Literal('user.created'), Type.Literal('user.updated')]), data: UserResourceRef },
-      { additionalProperties: false, description: 'A user created or changed: `data` is the user as the API returns it.' },
+      { ...envelope, type: Type.Union([Type.Literal('user.created'), Type.Literal('user.updated')]), data: Type.Union([UserResourceRef, ErasedUser]) },
+      { additionalProperties: false, description: 'A user created or changed: `data` is the user as the API returns it, or, once the user has been deleted, its uid and version with `erased: true`.' },
     ),
     Type.Object(
       {

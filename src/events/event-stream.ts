@@ -13,6 +13,7 @@
  */
 import { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
+import { isExcluded, type EventOrigin, type OriginExclusion } from './event-origin.js';
 
 /** Why a stream ended, for the metrics and the log. */
 export type EndReason = 'client-left' | 'too-slow' | 'stopping' | 'gone' | 'failed';
@@ -26,9 +27,10 @@ export interface EventStream {
   readonly open: boolean;
   /**
    * Writes one event frame, unless the stream is already at or past its position
-   * (then it is skipped: never twice). False when the stream is closed.
+   * (then it is skipped: never twice) or the stream leaves out events of its origin
+   * (then only its position is passed). False when the stream is closed.
    */
-  send(position: number, frame: string): boolean;
+  send(position: number, frame: string, origin?: EventOrigin): boolean;
   /**
    * Writes a batch of consecutive frames rendered once for every subscriber:
    * one chunk for the stream however many events it holds. A stream already at
@@ -46,9 +48,16 @@ export interface EventStream {
   end(reason: EndReason): void;
 }
 
+/** One event's frame, with the event's origin (for streams that leave some out). */
+export interface Frame {
+  position: number;
+  frame: string;
+  origin?: EventOrigin;
+}
+
 /** Consecutive frames, and the same frames as one buffer shared by every subscriber that takes them whole. */
 export interface FrameBatch {
-  frames: readonly { position: number; frame: string }[];
+  frames: readonly Frame[];
   bytes: Buffer;
 }
 
@@ -58,7 +67,8 @@ export const eventFrame = (position: number, json: string) => `id: ${position}\n
 /** Sent first: how long a client waits before reconnecting (SSE `retry`, in ms). */
 const RETRY_MS = 1000;
 
-export function createEventStream(after: number, limitBytes: number, response: ServerResponse, onEnd: (reason: EndReason) => void): EventStream {
+/** `exclusion`: the origin whose events this stream leaves out (`exclude_origin`). */
+export function createEventStream(after: number, limitBytes: number, response: ServerResponse, onEnd: (reason: EndReason) => void, exclusion?: OriginExclusion): EventStream {
   let open = true;
   let waiting: (() => void) | undefined;
   const body = new Readable({
@@ -82,10 +92,10 @@ export function createEventStream(after: number, limitBytes: number, response: S
     get behind() {
       return backlog() > limitBytes;
     },
-    send(position, frame) {
+    send(position, frame, origin) {
       if (!open) return false;
       if (position <= stream.position) return true;
-      body.push(frame);
+      if (!isExcluded(origin, exclusion)) body.push(frame);
       stream.position = position;
       return true;
     },
@@ -93,7 +103,7 @@ export function createEventStream(after: number, limitBytes: number, response: S
       if (!open) return false;
       const first = frames[0];
       if (first === undefined) return true;
-      if (stream.position >= first.position) return frames.every(({ position, frame }) => stream.send(position, frame));
+      if (stream.position >= first.position || exclusion !== undefined) return frames.every(({ position, frame, origin }) => stream.send(position, frame, origin));
       body.push(bytes);
       stream.position = frames[frames.length - 1]!.position;
       return true;

@@ -18,12 +18,21 @@
  *   retention never deletes past it (retention.ts).
  * - An outage of NATS stops nothing else: writes and the HTTP feed go on; the
  *   relay retries, and the lag shows in user_events_relay_lag_* metrics.
+ * - Erasure (docs/security.md, "Erasure"): each user's events go on a subject of
+ *   their own (`<prefix>.<type>.<uid>`); before it publishes a `user.deleted`, the
+ *   relay purges that user's earlier messages from the stream (once they are all
+ *   stored), so the stream holds no personal data of a deleted user once the
+ *   relay has published the deletion. A relay that stops between the purge and
+ *   the publish purges again when it publishes the deletion after restarting.
+ * - Origin: each message carries its event's origin (event-origin.ts) as the
+ *   headers Origin-Interface, Origin-Credential and Origin-Client, percent-encoded.
  */
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsRelayConfig } from '../config.js';
 import { CLOUDEVENTS_JSON } from './cloud-event.js';
 import type { EventLog, StoredEvent } from './event-log.js';
+import type { EventOrigin } from './event-origin.js';
 import type { Leadership } from './leadership.js';
 
 export interface NatsRelayOptions {
@@ -47,6 +56,7 @@ export interface NatsRelay {
 interface Session {
   connection: NatsConnection;
   js: JetStreamClient;
+  jsm: JetStreamManager;
   /** How far the feed has been published (or skipped, when retention deleted events first). */
   after: number;
   /** The stream's last message id (a position); undefined while the stream holds none. */
@@ -64,8 +74,23 @@ const PAGE = 500;
 const WINDOW = 64;
 const MSG_ID = 'Nats-Msg-Id';
 
-/** The subject of one event: the prefix, then its type (`users.events.user.created`). */
-export const subjectOf = (prefix: string, event: Pick<StoredEvent, 'type'>) => `${prefix}.${event.type}`;
+/** The subject of one event: the prefix, its type, then its user's uid (`users.events.user.created.<uid>`). */
+export const subjectOf = (prefix: string, event: Pick<StoredEvent, 'type' | 'subject'>) => `${prefix}.${event.type}.${event.subject}`;
+
+/** Every subject of one user's events (the purge filter of its erasure). */
+export const userSubjects = (prefix: string, uid: string) => `${prefix}.*.*.${uid}`;
+
+/** The headers of one message: its content type and its event's origin. */
+function messageHeaders(origin: EventOrigin | undefined) {
+  const h = headers();
+  h.set('Content-Type', CLOUDEVENTS_JSON);
+  if (origin !== undefined) {
+    h.set('Origin-Interface', origin.interface);
+    if (origin.credential !== undefined) h.set('Origin-Credential', encodeURIComponent(origin.credential));
+    if (origin.client !== undefined) h.set('Origin-Client', encodeURIComponent(origin.client));
+  }
+  return h;
+}
 
 /** The relay's name in the store: its recorded position, its leadership. */
 export const RELAY_NAME = 'nats';
@@ -94,7 +119,7 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
 
   /**
    * Where the stream stands: the position of its last message (its id), or, when it holds
-   * none (new, or purged by an operator), its last sequence number.
+   * none or its last one was purged (new, purged by an operator, or an erasure), its last sequence number.
    */
   async function streamPosition(jsm: JetStreamManager): Promise<{ lastId: number } | { lastId: undefined; emptyAfter: number }> {
     const info = await jsm.streams.info(nats.stream).catch((error: unknown) => {
@@ -107,6 +132,9 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
     }
     if (info.state.messages === 0) return { lastId: undefined, emptyAfter: info.state.last_seq };
     const last = await jsm.streams.getMessage(nats.stream, { seq: info.state.last_seq });
+    // The last message was purged (an erasure purges just before publishing the deletion, which the relay
+    // recorded how far it had published): as for an emptied stream, go on from the record.
+    if (last === undefined || last === null) return { lastId: undefined, emptyAfter: info.state.last_seq };
     const id = last?.header.get(MSG_ID);
     if (!id || !/^[0-9]+$/.test(id)) throw new Error(`stream ${nats.stream}'s last message has no position as its ${MSG_ID}; is the stream shared with another publisher?`);
     return { lastId: Number(id) };
@@ -116,11 +144,12 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
   async function startSession(): Promise<Session> {
     const connection = await connect({ servers: nats.servers, name: 'user-service change-feed relay', maxReconnectAttempts: 0 });
     try {
-      const stored = await streamPosition(await jetstreamManager(connection));
+      const jsm = await jetstreamManager(connection);
+      const stored = await streamPosition(jsm);
       const js = jetstream(connection);
       // The stream is the truth; a new or emptied (purged) stream starts after what was recorded as published.
-      if (stored.lastId !== undefined) return { connection, js, after: stored.lastId, lastId: stored.lastId, emptyAfter: 0 };
-      return { connection, js, after: await events.relayPosition(name), lastId: undefined, emptyAfter: stored.emptyAfter };
+      if (stored.lastId !== undefined) return { connection, js, jsm, after: stored.lastId, lastId: stored.lastId, emptyAfter: 0 };
+      return { connection, js, jsm, after: await events.relayPosition(name), lastId: undefined, emptyAfter: stored.emptyAfter };
     } catch (error) {
       await connection.close().catch(() => {});
       throw error;
@@ -130,7 +159,7 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
   /** Publishes everything readable after where the stream stands, while this process leads. */
   async function publishAll(): Promise<void> {
     const current = (session ??= await startSession());
-    const { js } = current;
+    const { js, jsm } = current;
     // `after`: how far the feed has been read; `lastId`: the stream's last message id (what the next message expects).
     let { after, lastId } = current;
     while (!stopped) {
@@ -143,14 +172,21 @@ export function startNatsRelay({ events, leadership, nats, name, render, onError
       for (let i = 0; i < page.events.length; i += WINDOW) {
         if (stopped) return;
         if (!leadership.isLeader()) return disconnect();
-        const acks = page.events.slice(i, i + WINDOW).map((event) => {
+        const acks: Promise<unknown>[] = [];
+        for (const event of page.events.slice(i, i + WINDOW)) {
+          if (event.type === 'user.deleted') {
+            // The user's earlier messages are stored before they are purged, and how far the relay got is
+            // recorded: should the purge take the stream's last message and the relay stop before the
+            // deletion is published, the next session goes on from the record (streamPosition).
+            await Promise.all(acks.splice(0));
+            Object.assign(current, { after, lastId });
+            await events.setRelayPosition(name, after);
+            await jsm.streams.purge(nats.stream, { filter: userSubjects(nats.subjectPrefix, event.subject) });
+          }
           const expect = lastId === undefined ? { lastSequence: current.emptyAfter } : { lastMsgID: String(lastId) };
-          const h = headers();
-          h.set('Content-Type', CLOUDEVENTS_JSON);
-          const ack = js.publish(subjectOf(nats.subjectPrefix, event), render(event), { msgID: String(event.position), expect, headers: h });
+          acks.push(js.publish(subjectOf(nats.subjectPrefix, event), render(event), { msgID: String(event.position), expect, headers: messageHeaders(event.origin) }));
           lastId = after = event.position;
-          return ack;
-        });
+        }
         // A refusal fails this one and every later one in the window: the session is dropped, and the next reads the stream again.
         await Promise.all(acks);
         Object.assign(current, { after, lastId });

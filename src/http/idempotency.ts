@@ -18,11 +18,14 @@
  *   request with the key gets 422; while the first is still running on this
  *   instance, 409 (on another instance, the retry waits for it at the database,
  *   then gets its answer).
+ * - Deleting a user erases the stored answers that carry it (store/erasure.ts): a retry
+ *   with such a key then answers 410 `resource-erased` and does nothing.
  * - Keys expire after IDEMPOTENCY_TTL_S; expired ones are purged in batches.
  */
 import { hash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERASED_FINGERPRINT } from '../store/erasure.js';
 import { IdempotencyKeyTaken } from '../store/store-errors.js';
 import type { PendingIdempotency, StoredResponse, UserStore } from '../store/user-store.js';
 import type { User } from '../users/user.js';
@@ -92,6 +95,11 @@ export function createIdempotency({ store, ttlMs, delayAfterWriteMs = 0 }: Idemp
     const record = await store.findIdempotency(pending.scope, pending.key, Date.now());
     // Recorded a moment ago and gone (expired, or its first request's transaction rolled back): try again.
     if (record === undefined) throw inUse();
+    // The user the first request wrote was deleted since, and the answer erased with it (store/erasure.ts):
+    // said as it is, whatever this request is, and never run again (a create would make the user anew).
+    if (record.fingerprint === ERASED_FINGERPRINT) {
+      throw new ProblemError('resource-erased', 'The user this Idempotency-Key wrote has been deleted since, and the stored answer was erased with it; nothing was done now.', {}, { 'idempotent-replayed': 'true' });
+    }
     if (record.fingerprint !== pending.fingerprint) {
       throw new ProblemError('idempotency-key-reused', 'This Idempotency-Key was used for a different request (method, path or body); use a new key for a new request.');
     }

@@ -7,9 +7,17 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemDocument, type ProblemItem, type ProblemType } from './problems.js';
 import { pointerToken } from '../json-pointer.js';
-import { serializeError } from '../observability/error-log.js';
+import { describeCause } from '../observability/error-log.js';
+import { createStoreSpace, type StoreSpace } from '../observability/store-space.js';
 import type { RequestStep } from './request-steps.js';
-import { StoreUnavailableError } from '../store/store-errors.js';
+import { StoreFullError, StoreUnavailableError } from '../store/store-errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether writes fail for lack of space (store-space.ts); set by ProblemHandlers.install(), read by /readyz. */
+    storeSpace?: StoreSpace;
+  }
+}
 
 /** Seconds a client should wait before retrying while the store is down. */
 const STORE_RETRY_AFTER_S = '1';
@@ -123,10 +131,17 @@ export function storeUnavailableProblem(): ProblemError {
   return new ProblemError('store-unavailable', 'The user store cannot be reached; retry shortly.', {}, { 'retry-after': STORE_RETRY_AFTER_S });
 }
 
+/** A write failed for lack of space. No Retry-After: a retry fails the same way until an operator frees space. */
+export function storeFullProblem(error?: StoreFullError): ProblemError {
+  if (error?.readOnly) return new ProblemError('store-full', 'The user store is read-only; nothing was written. A retry will not succeed until an operator makes it writable again.');
+  return new ProblemError('store-full', 'The user store is out of space; nothing was written. A retry will not succeed until an operator frees space.');
+}
+
 /** Turns any error into the problem it is answered with; `undefined` for an unexpected one. */
 export function toProblem(error: unknown): ProblemError | undefined {
   if (error instanceof ProblemError) return error;
   if (error instanceof StoreUnavailableError) return storeUnavailableProblem();
+  if (error instanceof StoreFullError) return storeFullProblem(error);
   const e = error as FastifyError;
   if (e?.validation) return validationProblem(e);
   const known = e?.code ? FRAMEWORK_PROBLEMS[e.code] : undefined;
@@ -151,18 +166,20 @@ function instanceOf(request: FastifyRequest): string {
  * before any request step ran. A problem sent before the request's body was
  * received (a refusal in a request step) closes the connection: otherwise it
  * would stay open for a body nobody will read, and a graceful stop would wait for it.
+ * `status` answers it with another status than its type's (and says so in the
+ * document): readiness reports `store-full` as 503, "not ready".
  */
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ProblemError): FastifyReply {
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ProblemError, status?: number): FastifyReply {
   if (!request.raw.complete) reply.header('connection', 'close');
-  const { status, headers, body } = problemResponse(request, problem);
-  return reply.code(status).header('x-request-id', request.id).headers(headers).send(body);
+  const answer = problemResponse(request, problem, status);
+  return reply.code(answer.status).header('x-request-id', request.id).headers(answer.headers).send(answer.body);
 }
 
 /** The status, headers and body a problem is answered with (also what an Idempotency-Key keeps of it). */
-export function problemResponse(request: FastifyRequest, problem: ProblemError): { status: number; headers: Record<string, string>; body: string } {
-  const document = problemDocument(problem.problemType, problem.detail, instanceOf(request), problem.extras);
+export function problemResponse(request: FastifyRequest, problem: ProblemError, status = problem.status): { status: number; headers: Record<string, string>; body: string } {
+  const document = { ...problemDocument(problem.problemType, problem.detail, instanceOf(request), problem.extras), status };
   return {
-    status: problem.status,
+    status,
     headers: { ...problem.headers, 'cache-control': 'no-store', 'content-type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8` },
     body: JSON.stringify(document),
   };
@@ -170,12 +187,6 @@ export function problemResponse(request: FastifyRequest, problem: ProblemError):
 
 /** How often a 5xx caused by an outage is logged, per problem type: once per window, with the count suppressed. */
 const OUTAGE_LOG_WINDOW_MS = 10_000;
-
-/** An outage's cause as a warning shows it: type, code and message down its causes, no stack. */
-function describeCause(error: unknown): Record<string, unknown> {
-  const { stack: _stack, cause, ...rest } = serializeError(error);
-  return cause === undefined ? rest : { ...rest, cause: describeCause((error as { cause?: unknown }).cause) };
-}
 
 export interface ProblemHandlers {
   /** Turns any error into its problem response; also Fastify's `frameworkErrors`. */
@@ -185,11 +196,14 @@ export interface ProblemHandlers {
    * route's steps; `notFoundStep` (admission and the rate limit) runs for it before the 404.
    */
   install(app: FastifyInstance, notFoundStep?: RequestStep): void;
+  /** Writes that failed for lack of space, for logs and readiness (also `app.storeSpace` once installed). */
+  readonly storeSpace: StoreSpace;
 }
 
 export function createProblemHandlers(): ProblemHandlers {
   // Per problem type: when its cause was last logged, and how many were not logged since.
   const lastLogged = new Map<ProblemType, { at: number; suppressed: number }>();
+  const storeSpace = createStoreSpace();
 
   /**
    * A client's mistake is not the service's: nothing is logged (clients must not be
@@ -212,7 +226,9 @@ export function createProblemHandlers(): ProblemHandlers {
     const problem = toProblem(error);
     if (problem) {
       const cause = error instanceof ProblemError ? error.cause : error;
-      if (problem.status >= 500 && cause !== undefined) warnOutage(request, problem, cause);
+      // A write that failed for lack of space: an error line (counted) and readiness (store-space.ts).
+      if (problem.problemType === 'store-full') storeSpace.writeFailed(cause, request.log);
+      else if (problem.status >= 500 && cause !== undefined) warnOutage(request, problem, cause);
       return sendProblem(request, reply, problem);
     }
     request.log.error({ err: error }, 'unexpected error');
@@ -221,8 +237,12 @@ export function createProblemHandlers(): ProblemHandlers {
 
   return {
     handleError,
+    storeSpace,
     install(app, notFoundStep) {
       app.setErrorHandler(handleError);
+      // Routes registered after this (the readiness probe) find it; a count not logged yet is logged on close.
+      app.decorate('storeSpace', storeSpace);
+      app.addHook('onClose', async () => storeSpace.close());
       const notFound = () => new ProblemError('not-found', 'No resource exists at this path.');
       app.setNotFoundHandler(async (request, reply) => {
         await notFoundStep?.(request, reply);

@@ -17,6 +17,7 @@ export const PROBLEM_TYPES = {
   'not-found': { status: 404, title: 'No such resource' },
   'method-not-allowed': { status: 405, title: 'The method is not defined on this path' },
   'events-gone': { status: 410, title: 'The change events asked for were deleted; resync from a listing' },
+  'resource-erased': { status: 410, title: 'The user this request wrote has been deleted and its answer erased' },
   'key-conflict': { status: 409, title: 'A unique key is already taken' },
   'idempotency-key-in-use': { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
   'precondition-failed': { status: 412, title: 'The If-Match precondition did not hold' },
@@ -33,6 +34,7 @@ export const PROBLEM_TYPES = {
   overloaded: { status: 503, title: 'The instance is overloaded' },
   'subscriber-limit': { status: 503, title: 'The instance serves as many event streams as it may' },
   'authentication-unavailable': { status: 503, title: 'Credentials cannot be verified right now' },
+  'store-full': { status: 507, title: 'The user store is out of space' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemType = keyof typeof PROBLEM_TYPES;

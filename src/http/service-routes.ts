@@ -9,6 +9,20 @@ import { overloadedProblem, type OverloadMonitor } from '../observability/overlo
 import type { UserStore } from '../store/user-store.js';
 import { H, operationErrors, response, successHeaders } from './openapi/responses.js';
 import { sendProblem } from './problem-handler.js';
+import { ProblemError } from './problems.js';
+
+/** Seconds before a balancer need ask again whether an instance whose store is full is ready. */
+const STORE_FULL_READY_RETRY_S = '10';
+
+/** Readiness while writes fail for lack of space: the `store-full` problem, answered as 503 "not ready". */
+function notReadyStoreFull(): ProblemError {
+  return new ProblemError(
+    'store-full',
+    'The user store is out of space: writes fail until an operator frees space, so this instance is not ready. It is ready again as soon as the store takes a write.',
+    {},
+    { 'retry-after': STORE_FULL_READY_RETRY_S },
+  );
+}
 
 export interface ServiceRoutesOptions {
   store: UserStore;
@@ -25,8 +39,15 @@ export async function serviceRoutes(app: FastifyInstance, { store, overload }: S
   app.get('/healthz', { config: { access: 'probe' }, schema: healthz }, async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
 
   /**
-   * Ready when the store answers and the instance is not shedding load; otherwise 503
-   * with Retry-After, so a balancer routes around this instance exactly while it refuses work.
+   * Ready when the store answers, the instance is not shedding load and writes do not
+   * fail for lack of space; otherwise 503 with Retry-After, so a balancer routes around
+   * this instance exactly while it refuses work.
+   *
+   * Out of space: once a write failed with StoreFullError (the problem handler reports it to
+   * app.storeSpace), each readiness check runs a write probe of its own (store.probeWrite: a
+   * committed write of 64 KiB that leaves the data as it was) until one succeeds; then
+   * the instance is ready again. No client write can clear it, since a balancer sends none to
+   * an instance that is not ready. While no write failed, readiness writes nothing.
    */
   const readyz = {
     operationId: 'getReadiness',
@@ -38,6 +59,8 @@ export async function serviceRoutes(app: FastifyInstance, { store, overload }: S
     if (overload.isOverloaded()) return sendProblem(request, reply, overloadedProblem());
     // A store that cannot be reached throws StoreUnavailableError: the error handler answers the 503 and logs the outage.
     await store.ping();
+    const space = app.storeSpace;
+    if (space !== undefined && !(await space.hasRoom(() => store.probeWrite(), request.log))) return sendProblem(request, reply, notReadyStoreFull(), 503);
     return reply.header('cache-control', 'no-store').send({ status: 'ready' });
   });
 

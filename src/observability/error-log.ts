@@ -39,3 +39,9 @@ export function serializeError(error: unknown, depth = 0): LoggedError {
   if (cause instanceof Error && depth < 3) logged.cause = serializeError(cause, depth + 1);
   return logged;
 }
+
+/** An outage's cause as a warning shows it: type, code and message down its causes, no stack. */
+export function describeCause(error: unknown): Record<string, unknown> {
+  const { stack: _stack, cause, ...rest } = serializeError(error);
+  return cause === undefined ? rest : { ...rest, cause: describeCause((error as { cause?: unknown }).cause) };
+}

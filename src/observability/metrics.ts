@@ -81,20 +81,20 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics, appende
     if (n > 0) appended?.inc({ type: `user.${type}` }, n);
   };
   return {
-    create: timed('create', async (user, pending) => {
-      const created = await store.create(user, pending);
+    create: timed('create', async (user, pending, origin) => {
+      const created = await store.create(user, pending, origin);
       count('created');
       return created;
     }),
     findByKey: timed('findByKey', (key, value) => store.findByKey(key, value)),
     lookup: timed('lookup', (key, value) => store.lookup(key, value)),
-    replace: timed('replace', async (uid, change, now, precondition, pending) => {
-      const outcome = await store.replace(uid, change, now, precondition, pending);
+    replace: timed('replace', async (uid, change, now, precondition, pending, origin) => {
+      const outcome = await store.replace(uid, change, now, precondition, pending, origin);
       if (outcome.status === 'ok' && outcome.value.updated_at === now) count('updated');
       return outcome;
     }),
-    delete: timed('delete', async (uid, precondition) => {
-      const outcome = await store.delete(uid, precondition);
+    delete: timed('delete', async (uid, precondition, origin) => {
+      const outcome = await store.delete(uid, precondition, origin);
       if (outcome.status === 'ok') count('deleted');
       return outcome;
     }),
@@ -102,8 +102,8 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics, appende
     count: timed('count', (filter) => store.count(filter)),
     pageMark: timed('pageMark', (key, now) => store.pageMark(key, now)),
     savePageMark: timed('savePageMark', (key, mark, now) => store.savePageMark(key, mark, now)),
-    importUsers: timed('importUsers', async (users, onConflict, now, key) => {
-      const outcomes = await store.importUsers(users, onConflict, now, key);
+    importUsers: timed('importUsers', async (users, onConflict, now, key, origin) => {
+      const outcomes = await store.importUsers(users, onConflict, now, key, origin);
       count('created', outcomes.filter((o) => o.status === 'created').length);
       count('updated', outcomes.filter((o) => o.status === 'updated').length);
       return outcomes;
@@ -113,6 +113,7 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics, appende
     saveIdempotency: timed('saveIdempotency', (record, now) => store.saveIdempotency(record, now)),
     purgeIdempotency: timed('purgeIdempotency', (now, limit) => store.purgeIdempotency(now, limit)),
     ping: timed('ping', () => store.ping()),
+    probeWrite: timed('probeWrite', () => store.probeWrite()),
     // The feed has its own metrics (events appended, relay lag: src/events/feed-metrics.ts).
     events: store.events,
     leadership: (name) => store.leadership(name),

@@ -6,6 +6,7 @@
  * the directory. Routes declare their access as every route does (default deny);
  * they are left out of the OpenAPI document, since SCIM describes itself at /Schemas.
  */
+import { originOf } from '../events/event-origin.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ifNoneMatchMatches } from '../http/conditional-requests.js';
 import type { Idempotency } from '../http/idempotency.js';
@@ -171,7 +172,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     idempotency.run(request, reply, {
       path: `${SCIM_PREFIX}/Users`,
       fingerprintBody: withoutPassword(request.body),
-      execute: (pending) => service.create(validatedBody(restBodyOf(request.body), 'The user'), pending),
+      execute: (pending) => service.create(validatedBody(restBodyOf(request.body), 'The user'), originOf(request, 'scim'), pending),
       respond: (user) => ({
         status: 201,
         headers: { 'content-type': SCIM_CONTENT_TYPE, etag: etagOf(user), location: locationOf(user.uid) },
@@ -197,7 +198,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   // PUT replaces what SCIM shows; a PUT must not reactivate a user by leaving `active` out.
   app.put('/Users/:id', { config: write, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {
     const body = restBodyOf(request.body);
-    const user = await service.rewrite(idOf(request), (current) => keepingRestOnly(current, body), ifMatchPrecondition(request));
+    const user = await service.rewrite(idOf(request), (current) => keepingRestOnly(current, body), originOf(request, 'scim'), ifMatchPrecondition(request));
     return userReply(reply, user);
   });
 
@@ -209,13 +210,14 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
         const { meta: _meta, ...resource } = scimUserOf(current, '');
         return keepingRestOnly(current, restBodyOf(applyScimPatch(resource, operations)));
       },
+      originOf(request, 'scim'),
       ifMatchPrecondition(request),
     );
     return userReply(reply, user);
   });
 
   app.delete('/Users/:id', { config: write, schema: { hide: true } }, async (request, reply) => {
-    await service.delete(idOf(request), ifMatchPrecondition(request));
+    await service.delete(idOf(request), originOf(request, 'scim'), ifMatchPrecondition(request));
     return reply.code(204).send();
   });
 }

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { StoreConfig } from '../config.js';
-import { StoreUnavailableError } from './store-errors.js';
+import { StoreFullError, StoreUnavailableError } from './store-errors.js';
 
 interface PostgresTarget {
   host: string;
@@ -84,9 +84,20 @@ function describePostgres(url: string, error: unknown): string {
 
 /** One line naming DATABASE_URL and what is wrong; the password of the URL never appears in it. */
 export function describeOpenError(config: StoreConfig, error: unknown, mustExist = false): string {
-  const cause = error instanceof StoreUnavailableError && error.cause !== undefined ? error.cause : error;
+  const cause = (error instanceof StoreUnavailableError || error instanceof StoreFullError) && error.cause !== undefined ? error.cause : error;
   if (config.kind === 'sqlite') return `DATABASE_URL: ${describeSqlite(config.path, cause, mustExist)}`;
   const line = `DATABASE_URL: ${describePostgres(config.url, cause)}`;
   const password = decodeURIComponent(new URL(config.url).password);
   return password === '' ? line : line.split(password).join('***');
+}
+
+/**
+ * Whether `error` is the failure of the query postgres.js (3.4) sends first on each new
+ * connection, reading the array types. Its promise is dropped (porsager/postgres#1192), so
+ * the error reaches no caller, only the process's `unhandledRejection` (src/server.ts).
+ */
+export function isDriverTypeQueryFailure(error: unknown): boolean {
+  if ((error as { name?: unknown })?.name !== 'PostgresError') return false;
+  const query = (error as { query?: unknown }).query;
+  return typeof query === 'string' && query.includes('pg_catalog.pg_type') && query.includes('typarray');
 }

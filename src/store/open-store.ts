@@ -33,6 +33,7 @@ async function openConfiguredStore(config: StoreConfig, options: OpenStoreOption
       return openSqliteUserStore({
         path: config.path,
         synchronous: config.synchronous,
+        secureDelete: config.secureDelete,
         changeFeed: config.changeFeed,
         mustExist: options.mustExist === true,
         bulkWrites: options.bulkWrites === true,

@@ -20,6 +20,22 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * The store is out of space: the disk (or volume, or quota) is full, or the
+ * database became read-only while the service ran. The write changed nothing,
+ * and retrying it will not succeed until an operator frees space: unlike
+ * StoreUnavailableError, this is not "retry shortly".
+ */
+export class StoreFullError extends Error {
+  /** The store refuses writes because it became read-only (not for lack of space): said as such. */
+  readonly readOnly: boolean;
+  constructor(options?: { cause?: unknown; readOnly?: boolean }) {
+    super(options?.readOnly ? 'the store is read-only' : 'the store is out of space', options);
+    this.name = 'StoreFullError';
+    this.readOnly = options?.readOnly === true;
+  }
+}
+
 /** The Idempotency-Key of a write is already recorded (by an earlier or concurrent request): nothing was written. */
 export class IdempotencyKeyTaken extends Error {
   constructor() {

@@ -17,8 +17,11 @@
  * - Order: search returns users in ascending `uid` order (byte order of the
  *   lower-case UUID text), starting strictly after `after`.
  * - Unavailability is reported as StoreUnavailableError, never a driver error.
+ * - Lack of space (a full disk or volume, a database that became read-only) is
+ *   reported as StoreFullError; the write that met it changed nothing.
  */
 import type { EventLog } from '../events/event-log.js';
+import type { EventOrigin } from '../events/event-origin.js';
 import type { Leadership } from '../events/leadership.js';
 import type { LookupKey, User, UserFields } from '../users/user.js';
 import type { UserRepresentation } from '../users/user-representation.js';
@@ -110,8 +113,9 @@ export interface UserStore {
    * Inserts a new user (uid, timestamps and version already set). Throws KeyConflictError.
    * With `idempotency`, its record is stored in the same transaction; a key already
    * recorded (and not expired) throws IdempotencyKeyTaken and writes nothing.
+   * `origin` (here and in every write): who wrote it, kept with its event.
    */
-  create(user: User, idempotency?: PendingIdempotency): Promise<User>;
+  create(user: User, idempotency?: PendingIdempotency, origin?: EventOrigin): Promise<User>;
 
   /** The user holding `value` (in compared form) under `key` (a lookup key, or the unique external id). `uid` behaves as get(). */
   findByKey(key: LookupKey | 'external_id', value: string): Promise<User | undefined>;
@@ -131,10 +135,14 @@ export interface UserStore {
    * is claimed before anything else (IdempotencyKeyTaken if it is recorded) and its
    * record stored in the same transaction when the outcome is `ok`.
    */
-  replace(uid: string, change: Change, now: string, precondition?: Precondition, idempotency?: PendingIdempotency): Promise<WriteOutcome<User>>;
+  replace(uid: string, change: Change, now: string, precondition?: Precondition, idempotency?: PendingIdempotency, origin?: EventOrigin): Promise<WriteOutcome<User>>;
 
-  /** Deletes the user and frees all its keys, under the same precondition rule as replace(). */
-  delete(uid: string, precondition?: Precondition): Promise<WriteOutcome<void>>;
+  /**
+   * Deletes the user and frees all its keys, under the same precondition rule as replace().
+   * In the same transaction it erases the user's personal data from its earlier events and
+   * from the Idempotency-Key answers that carry it (erasure.ts).
+   */
+  delete(uid: string, precondition?: Precondition, origin?: EventOrigin): Promise<WriteOutcome<void>>;
 
   /**
    * Writes a batch of users (an import) in one transaction and returns one outcome
@@ -144,7 +152,7 @@ export interface UserStore {
    * replacement of the single holder. With `fail` the batch stops at the first
    * conflict: the outcomes end with it, and the users after it are not attempted.
    */
-  importUsers(users: User[], onConflict: OnConflict, now: string, idempotency?: BatchIdempotency): Promise<ImportOutcome[]>;
+  importUsers(users: User[], onConflict: OnConflict, now: string, idempotency?: BatchIdempotency, origin?: EventOrigin): Promise<ImportOutcome[]>;
 
   /** At most `limit` users matching the filter, in uid order after `after`, with the position the page reflects. */
   search(page: SearchPage): Promise<Positioned<User[]>>;
@@ -181,6 +189,16 @@ export interface UserStore {
 
   /** Resolves when the store can serve requests; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;
+
+  /**
+   * Proves the store takes a write now: commits, durably, a write of 64 KiB (as
+   * much as a large user write takes: a scratch row of service_keys written and
+   * deleted in one transaction of its own), so the data is as it was. Rejects with
+   * StoreFullError when there is no room (or the database is read-only),
+   * StoreUnavailableError when the store cannot be reached. Readiness runs it
+   * after a write failed for lack of space (service-routes.ts).
+   */
+  probeWrite(): Promise<void>;
 
   /** Releases connections and files. No method may be called afterwards. */
   close(): Promise<void>;

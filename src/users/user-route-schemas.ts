@@ -38,7 +38,7 @@ export const createSchema = {
   body: CreateUserBody,
   response: {
     201: user('Created; `Location` is its canonical path.', [H.location, ...IDEMPOTENT]),
-    ...operationErrors({ kind: 'protected', statuses: [409, 422], body: true, headers: IDEMPOTENT }),
+    ...operationErrors({ kind: 'protected', statuses: [409, 410, 422, 507], body: true, headers: IDEMPOTENT }),
   },
 };
 
@@ -76,7 +76,7 @@ export const replaceSchema = {
   body: ReplaceUserBody,
   response: {
     200: user('The replaced user.'),
-    ...operationErrors({ kind: 'protected', statuses: [404, 405, 409, 412], pathParameter: true, body: true }),
+    ...operationErrors({ kind: 'protected', statuses: [404, 405, 409, 412, 507], pathParameter: true, body: true }),
   },
 };
 
@@ -90,18 +90,18 @@ export const patchSchema = {
   body: UserPatch,
   response: {
     200: user('The patched user (unchanged, with the same version, when the patch changes nothing).', IDEMPOTENT),
-    ...operationErrors({ kind: 'protected', statuses: [404, 405, 409, 412, 422], pathParameter: true, body: true, headers: IDEMPOTENT, statusHeaders: { 415: [H.acceptPatch] } }),
+    ...operationErrors({ kind: 'protected', statuses: [404, 405, 409, 410, 412, 422, 507], pathParameter: true, body: true, headers: IDEMPOTENT, statusHeaders: { 415: [H.acceptPatch] } }),
   },
 };
 
 export const deleteSchema = {
   operationId: 'deleteUser',
   summary: 'Delete a user',
-  description: 'Frees every key of the user for reuse. Only on the canonical path (`DELETE /users/{key}:{value}` is a 405). Takes no body.',
+  description: 'Frees every key of the user for reuse and erases its personal data from the change feed and from stored Idempotency-Key answers, in the same transaction (docs/security.md, "Erasure"). Only on the canonical path (`DELETE /users/{key}:{value}` is a 405). Takes no body.',
   tags: TAGS,
   params: UserRefParams,
   response: {
     204: response({ description: 'Deleted.', headers: successHeaders('protected', []) }),
-    ...operationErrors({ kind: 'protected', statuses: [404, 405, 412], pathParameter: true, body: true }),
+    ...operationErrors({ kind: 'protected', statuses: [404, 405, 412, 507], pathParameter: true, body: true }),
   },
 };

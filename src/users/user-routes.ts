@@ -9,6 +9,7 @@ import { allowHeader, registerMethodNotAllowed } from '../http/method-not-allowe
 import { sendProblem } from '../http/problem-handler.js';
 import { ProblemError } from '../http/problems.js';
 import { wellFormedQuery } from '../http/query-string.js';
+import { originOf } from '../events/event-origin.js';
 import type { Precondition, StoredResponse } from '../store/user-store.js';
 import type { Idempotency } from '../http/idempotency.js';
 import type { User } from './user.js';
@@ -89,7 +90,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
   app.post('/users', { config: { access: 'users:write', requestHeaders: IDEMPOTENCY_KEY }, schema: createSchema, preValidation: storableBody }, async (request, reply) =>
     idempotency.run(request, reply, {
       path: '/users',
-      execute: (pending) => service.create(request.body, pending),
+      execute: (pending) => service.create(request.body, originOf(request, 'rest'), pending),
       respond: (user) => userResponse(201, user, { location: canonicalPath(user) }),
     }),
   );
@@ -121,7 +122,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
 
   const canonicalWrite = { access: 'users:write', requestHeaders: IF_MATCH, ...refRoute } as const;
   app.put('/users/:ref', { config: canonicalWrite, schema: replaceSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
-    const representation = representationOf(await service.replace(request.params.ref, request.body, ifMatchPrecondition(request)));
+    const representation = representationOf(await service.replace(request.params.ref, request.body, originOf(request, 'rest'), ifMatchPrecondition(request)));
     return reply.headers(representationHeaders(representation)).type(JSON_UTF8).send(representation.json as never);
   });
 
@@ -134,13 +135,13 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
   app.patch('/users/:ref', { config: patchConfig, schema: patchSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) =>
     idempotency.run(request, reply, {
       path: `/users/${service.writableUid(request.params.ref)}`,
-      execute: (pending) => service.patch(request.params.ref, request.body, ifMatchPrecondition(request), pending),
+      execute: (pending) => service.patch(request.params.ref, request.body, originOf(request, 'rest'), ifMatchPrecondition(request), pending),
       respond: (user) => userResponse(200, user),
     }),
   );
 
   app.delete('/users/:ref', { config: canonicalWrite, schema: deleteSchema, onRequest: onlyCanonical }, async (request, reply) => {
-    await service.delete(request.params.ref, ifMatchPrecondition(request));
+    await service.delete(request.params.ref, originOf(request, 'rest'), ifMatchPrecondition(request));
     return reply.code(204).send(undefined as never);
   });
 

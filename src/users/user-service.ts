@@ -2,6 +2,7 @@
  * The use cases of the user resource. Depends only on the UserStore port and the
  * domain rules; knows nothing of HTTP beyond the problems it raises.
  */
+import type { EventOrigin } from '../events/event-origin.js';
 import { ProblemError } from '../http/problems.js';
 import { KeyConflictError } from '../store/store-errors.js';
 import type { PageMark } from '../store/page-marks.js';
@@ -94,16 +95,16 @@ export function createUserService({ store, now = () => new Date().toISOString() 
     /** GET /users/{uid} and GET /users/{key}:{value} alike (seed §4: the lookup is an alias). */
     read,
 
-    async create(body: CreateUserBody, idempotency?: PendingIdempotency): Promise<User> {
+    async create(body: CreateUserBody, origin: EventOrigin, idempotency?: PendingIdempotency): Promise<User> {
       const timestamp = now();
       const user: User = { uid: newUid(), ...toUserFields(body), created_at: timestamp, updated_at: timestamp, version: 1 };
-      return store.create(user, idempotency).catch(conflict);
+      return store.create(user, idempotency, origin).catch(conflict);
     },
 
     /** PATCH /users/{uid}: the merge patch applied inside the write's transaction (user-patch.ts). */
-    async patch(ref: string, patch: UserPatch, precondition?: Precondition, idempotency?: PendingIdempotency): Promise<User> {
+    async patch(ref: string, patch: UserPatch, origin: EventOrigin, precondition?: Precondition, idempotency?: PendingIdempotency): Promise<User> {
       const uid = writableUid(ref);
-      const outcome = await store.replace(uid, (current) => patchedFields(current, patch), now(), precondition, idempotency).catch(conflict);
+      const outcome = await store.replace(uid, (current) => patchedFields(current, patch), now(), precondition, idempotency, origin).catch(conflict);
       return settle(outcome);
     },
 
@@ -116,9 +117,9 @@ export function createUserService({ store, now = () => new Date().toISOString() 
      * second door (SCIM) that maps its own representation. Nothing is written when the
      * result equals the current user.
      */
-    async rewrite(ref: string, next: (current: User) => Record<string, unknown>, precondition?: Precondition): Promise<User> {
+    async rewrite(ref: string, next: (current: User) => Record<string, unknown>, origin: EventOrigin, precondition?: Precondition): Promise<User> {
       const uid = writableUid(ref);
-      const outcome = await store.replace(uid, (current) => validatedFields(current, next(current), 'The user'), now(), precondition).catch(conflict);
+      const outcome = await store.replace(uid, (current) => validatedFields(current, next(current), 'The user'), now(), precondition, undefined, origin).catch(conflict);
       return settle(outcome);
     },
 
@@ -140,19 +141,19 @@ export function createUserService({ store, now = () => new Date().toISOString() 
     /** A page of users in uid order after `after`, with no cursor signing: for a door with its own paging (SCIM). */
     page: (page: SearchPage) => store.search(page),
 
-    async replace(ref: string, body: ReplaceUserBody, precondition?: Precondition): Promise<User> {
+    async replace(ref: string, body: ReplaceUserBody, origin: EventOrigin, precondition?: Precondition): Promise<User> {
       const uid = writableUid(ref);
       if (body.uid !== undefined && body.uid.toLowerCase() !== uid) {
         throw new ProblemError('validation-failed', '/uid must equal the uid in the path', {
           errors: [{ pointer: '/uid', detail: 'must equal the uid in the path' }],
         });
       }
-      const outcome = await store.replace(uid, toUserFields(body), now(), precondition).catch(conflict);
+      const outcome = await store.replace(uid, toUserFields(body), now(), precondition, undefined, origin).catch(conflict);
       return settle(outcome);
     },
 
-    async delete(ref: string, precondition?: Precondition): Promise<void> {
-      settle(await store.delete(writableUid(ref), precondition));
+    async delete(ref: string, origin: EventOrigin, precondition?: Precondition): Promise<void> {
+      settle(await store.delete(writableUid(ref), precondition, origin));
     },
 
     async search(query: SearchQuery): Promise<SearchResult> {

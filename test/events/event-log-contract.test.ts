@@ -68,19 +68,50 @@ describeEachStore('change feed storage', (kind) => {
     assert.equal(replaced.status, 'ok');
     const patched = await store.replace(user.uid, (current) => edit(current, { attributes: { ...current.attributes, floor: 3 } }), new Date().toISOString());
     assert.equal(patched.status, 'ok');
+    const before = await readAll(store, start);
+    assert.deepEqual(JSON.parse(before[0]!.data), user);
+    assert.deepEqual(JSON.parse(before[1]!.data), replaced.status === 'ok' && replaced.value);
+    assert.deepEqual(JSON.parse(before[2]!.data), patched.status === 'ok' && patched.value);
     assert.equal((await store.delete(user.uid)).status, 'ok');
 
     const events = await readAll(store, start);
     assert.deepEqual(events.map((e) => e.type), ['user.created', 'user.updated', 'user.updated', 'user.deleted']);
     assert.ok(events.every((e) => e.subject === user.uid));
     assert.deepEqual(events.map((e) => e.position), [start + 1, start + 2, start + 3, start + 4], 'positions follow one another');
-    assert.deepEqual(JSON.parse(events[0]!.data), user);
-    assert.deepEqual(JSON.parse(events[1]!.data), replaced.status === 'ok' && replaced.value);
-    assert.deepEqual(JSON.parse(events[2]!.data), patched.status === 'ok' && patched.value);
+    // The delete erased the earlier events in its own transaction: each keeps its version, nothing personal.
+    assert.deepEqual(events.slice(0, 3).map((e) => e.data), [1, 2, 3].map((version) => `{"uid":"${user.uid}","version":${version},"erased":true}`));
+    assert.deepEqual(events.map((e) => e.time), before.map((e) => e.time).concat(events[3]!.time), 'times are kept');
     assert.deepEqual(JSON.parse(events[3]!.data), { uid: user.uid, version: 3 });
     assert.equal(events[0]!.time, user.created_at);
+    assert.ok(events.every((e) => e.origin === undefined), 'a write without an origin stores none');
     assert.equal(events[1]!.time, replaced.status === 'ok' ? replaced.value.updated_at : '');
     assert.ok(events.every((e) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(e.time)), 'RFC 3339 UTC with milliseconds');
+  });
+
+  it('every write keeps its origin with its event; an import without one is an import', async () => {
+    const start = await store.events.settle();
+    const rest = { interface: 'rest', credential: 'svc-a' } as const;
+    const scim = { interface: 'scim', credential: 'okta-sub', client: 'okta-app' } as const;
+    const user = await store.create(newUser(), undefined, rest);
+    await store.replace(user.uid, edit(user, { display_name: 'By SCIM' }), new Date().toISOString(), undefined, undefined, scim);
+    await store.importUsers([newUser()], 'fail', new Date().toISOString());
+    await store.importUsers([newUser()], 'fail', new Date().toISOString(), undefined, { interface: 'import', credential: 'ops' });
+    await store.delete(user.uid, undefined, rest);
+    const events = await readAll(store, start);
+    assert.deepEqual(
+      events.map((e) => e.origin),
+      [rest, scim, { interface: 'import' }, { interface: 'import', credential: 'ops' }, rest],
+    );
+  });
+
+  it('a delete erases only its own user\'s events', async () => {
+    const start = await store.events.settle();
+    const kept = await store.create(newUser());
+    const gone = await store.create(newUser());
+    await store.delete(gone.uid);
+    const events = await readAll(store, start);
+    assert.deepEqual(JSON.parse(events[0]!.data), kept);
+    assert.equal(events[1]!.data, `{"uid":"${gone.uid}","version":1,"erased":true}`);
   });
 
   it('a write that changes nothing or fails appends nothing', async () => {

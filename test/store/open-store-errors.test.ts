@@ -33,7 +33,7 @@ describe('store errors in words', () => {
   });
 
   it('SQLite failures name the file', () => {
-    const sqlite: StoreConfig = { kind: 'sqlite', path: '/srv/users.db', synchronous: 'FULL', changeFeed: true };
+    const sqlite: StoreConfig = { kind: 'sqlite', path: '/srv/users.db', synchronous: 'FULL', secureDelete: 'ON', changeFeed: true };
     assert.equal(describeOpenError(sqlite, Object.assign(new Error('file is not a database'), { code: 'SQLITE_NOTADB' })), 'DATABASE_URL: the SQLite database /srv/users.db is not a SQLite database');
     assert.equal(describeOpenError(sqlite, new Error('x'), true), 'DATABASE_URL: the SQLite database /srv/users.db does not exist');
   });
@@ -41,6 +41,6 @@ describe('store errors in words', () => {
   it('storeLocation gives the SQLite path, or host, port and database of PostgreSQL, without credentials', () => {
     assert.deepEqual(storeLocation(postgresAt('postgres://svc:hunter2@db.internal:6543/users')), { store: 'postgres', host: 'db.internal', port: '6543', database: 'users' });
     assert.deepEqual(storeLocation(postgresAt('postgres://svc@db.internal')), { store: 'postgres', host: 'db.internal', port: '5432', database: 'svc' });
-    assert.deepEqual(storeLocation({ kind: 'sqlite', path: '/srv/users.db', synchronous: 'FULL', changeFeed: true }), { store: 'sqlite', path: '/srv/users.db' });
+    assert.deepEqual(storeLocation({ kind: 'sqlite', path: '/srv/users.db', synchronous: 'FULL', secureDelete: 'ON', changeFeed: true }), { store: 'sqlite', path: '/srv/users.db' });
   });
 });

@@ -13,6 +13,7 @@ import { createTestDatabase, postgresSkipReason, type TestDatabase } from '../he
 import { storeContractSuite } from '../store-contract.js';
 import { writeContractSuite } from '../store-contract-writes.js';
 import { assertMigratedTo8, userBefore8 } from './migration-8-checks.js';
+import { assertErasedAfter10, recordsBefore10 } from './migration-10-checks.js';
 
 const skip = await postgresSkipReason();
 
@@ -112,6 +113,31 @@ if (skip) {
         await sql`INSERT INTO user_keys (key, value, uid) VALUES ('username', 'kept', ${uid}), ('email_address', 'kept@example.com', ${uid}), ('legacy_id', 'k:1', ${uid})`;
         store = await openPostgresUserStore({ url: fresh.url });
         await assertMigratedTo8(store, before);
+      } finally {
+        await store?.close();
+        await sql.end();
+        await fresh.drop();
+      }
+    });
+
+    it('migration 10 finds the Idempotency-Key answers and events written before it: a later delete erases them', async () => {
+      const fresh = await createTestDatabase();
+      const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
+      let store: UserStore | undefined;
+      try {
+        await migratePostgres(sql, 9);
+        const uid = uuidv7();
+        const { user, event, answer } = recordsBefore10(uid);
+        await sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version)
+          VALUES (${uid}, ${user.username}, ${user.email_address}, ${user.legacy_ids}, ${user.display_name}, ${JSON.stringify(user.attributes)}::text::json,
+            ${user.created_at}, ${user.updated_at}, ${user.version})`;
+        await sql`INSERT INTO events (position, type, subject, time, data) VALUES (1, ${event.type}, ${uid}, ${event.time}, ${event.data})`;
+        await sql`UPDATE feed_state SET position = 1 WHERE name = 'latest'`;
+        await sql`INSERT INTO idempotency_keys (scope, key, fingerprint, status, headers, body, expires_at)
+          VALUES (${answer.scope}, ${answer.key}, ${answer.fingerprint}, ${answer.status}, ${answer.headers}::json, ${answer.body}, ${Date.now() + 60_000})`;
+        store = await openPostgresUserStore({ url: fresh.url });
+        await store.events.settle();
+        await assertErasedAfter10(store, uid);
       } finally {
         await store?.close();
         await sql.end();

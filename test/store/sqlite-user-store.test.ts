@@ -15,6 +15,7 @@ import { representationOf } from '../../src/users/user-representation.js';
 import { storeContractSuite } from '../store-contract.js';
 import { writeContractSuite } from '../store-contract-writes.js';
 import { assertMigratedTo8, userBefore8 } from './migration-8-checks.js';
+import { assertErasedAfter10, recordsBefore10 } from './migration-10-checks.js';
 
 function sqliteHandle() {
   const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
@@ -53,6 +54,23 @@ describe('SQLite store specifics', () => {
       db.close();
     }
     return handle.cleanup();
+  });
+
+  it('deleted content is overwritten with zeros by default (secure_delete ON); FAST or OFF only when asked', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlite-secure-delete-'));
+    try {
+      const read = (options: Parameters<typeof openSqliteDatabase>[1]) => {
+        const db = openSqliteDatabase(join(dir, `${options?.secureDelete ?? 'default'}.db`), options);
+        const value = db.pragma('secure_delete', { simple: true });
+        db.close();
+        return value;
+      };
+      assert.equal(read({}), 1);
+      assert.equal(read({ secureDelete: 'FAST' }), 2);
+      assert.equal(read({ secureDelete: 'OFF' }), 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('openSqliteDatabase, which the store opens with, leaves WAL with synchronous=FULL (2), or NORMAL (1) when asked', async () => {
@@ -211,6 +229,29 @@ describe('SQLite store specifics', () => {
     const store = openSqliteUserStore({ path });
     try {
       await assertMigratedTo8(store, before);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('migration 10 finds the Idempotency-Key answers and events written before it: a later delete erases them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlite-migrate-10-'));
+    const path = join(dir, 'users.db');
+    const old = openSqliteDatabase(path);
+    old.transaction(() => applySqliteMigrations(old, 0, 9))();
+    const uid = uuidv7();
+    const { user, event, answer } = recordsBefore10(uid);
+    old.prepare('INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(uid, user.username, user.email_address, JSON.stringify(user.legacy_ids), user.display_name, JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version);
+    old.prepare('INSERT INTO events (type, subject, time, data) VALUES (?, ?, ?, ?)').run(event.type, event.subject, event.time, event.data);
+    old.prepare('INSERT INTO idempotency_keys (scope, key, fingerprint, status, headers, body, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(answer.scope, answer.key, answer.fingerprint, answer.status, answer.headers, answer.body, Date.now() + 60_000);
+    old.close();
+
+    const store = openSqliteUserStore({ path });
+    try {
+      await assertErasedAfter10(store, uid);
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -76,7 +76,7 @@ const PROBLEMS: Record<number, { description: string; headers?: HeaderSpec[] }> 
   405: { description: 'Method not defined on this path (see Allow)', headers: [H.allow] },
   408: { description: 'The request was not received in time' },
   409: { description: 'A unique key is taken (see `key`), or a request with the same Idempotency-Key is still running; nothing was written' },
-  410: { description: 'The change events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing' },
+  410: { description: 'On the change feed: the events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing. On an idempotent write: the Idempotency-Key\'s first request wrote a user that has since been deleted, and its stored answer was erased with it' },
   412: { description: 'If-Match did not match; nothing was written' },
   413: { description: 'Body larger than the limit' },
   414: { description: 'A path segment longer than 2048 characters' },
@@ -86,6 +86,7 @@ const PROBLEMS: Record<number, { description: string; headers?: HeaderSpec[] }> 
   429: { description: "The client's rate limit is spent (when rate limits are on)", headers: [{ ...H.retryAfter }] },
   431: { description: 'Request line and headers larger than the limit' },
   500: { description: 'Unexpected failure; the detail quotes the request id, nothing internal' },
+  507: { description: 'The store is out of space (disk full or read-only): nothing was written, and a retry will not succeed until an operator frees space' },
   503: { description: 'Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After)', headers: [H.retryAfter] },
 };
 

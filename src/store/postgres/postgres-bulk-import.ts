@@ -34,10 +34,13 @@ import { batchResponse, type BatchIdempotency } from '../user-store.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
 import { representationOf } from '../../users/user-representation.js';
 import type { Feed } from './postgres-user-writes.js';
+import type { EventOrigin } from '../../events/event-origin.js';
 
 export interface BulkImportOptions {
   /** Whether imported users append change events. */
   feed: Feed;
+  /** Who imports: kept with the events. */
+  origin: EventOrigin;
   /** Fresh plans of a batch after a lost race, before falling back to record by record (default 3). */
   retries?: number;
   /** Called with the last lost race when a batch falls back to record by record. */
@@ -66,7 +69,7 @@ function holderOf(row: HolderRow): BatchSnapshot['holders'][number] {
 }
 
 /** The parameters of WRITE_SQL: the users (op 'insert' or 'update', final row), the key rows (op 'insert', 'delete' or 'move'), a column each, then the users' representations, the events' time, the feed switch and the users' ETags. */
-function writeParameters(writes: BatchWrites, now: string, feed: Feed): (string | boolean | (string | null)[])[] {
+function writeParameters(writes: BatchWrites, now: string, feed: Feed, origin: EventOrigin): (string | boolean | null | (string | null)[])[] {
   const users = [...writes.inserts.map((user) => ['insert', user] as const), ...writes.updates.map((user) => ['update', user] as const)];
   const userColumn = (column: (typeof USER_COLUMNS)[number]) =>
     users.map(([op, user]): string | null => {
@@ -101,6 +104,9 @@ function writeParameters(writes: BatchWrites, now: string, feed: Feed): (string 
     users.map(([, user]) => user.external_id),
     users.map(([, user]) => String(user.active)),
     users.map(([, user]) => profileColumn(user)),
+    origin.interface,
+    origin.credential ?? null,
+    origin.client ?? null,
   ];
 }
 
@@ -112,8 +118,8 @@ interface WriteCounts {
   keys_moved: number;
 }
 
-async function writeBatch(tx: TransactionSql, writes: BatchWrites, now: string, feed: Feed): Promise<WriteCounts> {
-  const [counts] = await tx.unsafe<WriteCounts[]>(WRITE_SQL, writeParameters(writes, now, feed) as never[], { prepare: false });
+async function writeBatch(tx: TransactionSql, writes: BatchWrites, now: string, feed: Feed, origin: EventOrigin): Promise<WriteCounts> {
+  const [counts] = await tx.unsafe<WriteCounts[]>(WRITE_SQL, writeParameters(writes, now, feed, origin) as never[], { prepare: false });
   await indexEmails(tx, writes);
   return counts as WriteCounts;
 }
@@ -127,7 +133,7 @@ async function indexEmails(tx: TransactionSql, writes: BatchWrites): Promise<voi
   await tx`INSERT INTO user_emails (value, uid) SELECT * FROM unnest(${rows.map((r) => r[0])}::text[], ${rows.map((r) => r[1])}::uuid[]) ORDER BY 1`;
 }
 
-async function importOnce(tx: TransactionSql, users: readonly User[], onConflict: OnConflict, now: string, feed: Feed): Promise<ImportOutcome[]> {
+async function importOnce(tx: TransactionSql, users: readonly User[], onConflict: OnConflict, now: string, { feed, origin }: BulkImportOptions): Promise<ImportOutcome[]> {
   const planning = tx.unsafe(NESTED_LOOPS_SQL).execute(); // sent together with the read: no round trip of its own
   const snapshot = await readSnapshot(tx, users, onConflict);
   await planning;
@@ -141,7 +147,7 @@ async function importOnce(tx: TransactionSql, users: readonly User[], onConflict
     keys_moved: writes.keyMoves.length,
   };
   if (Object.values(expected).some((n) => n > 0)) {
-    const counts = await writeBatch(tx, writes, now, feed);
+    const counts = await writeBatch(tx, writes, now, feed, origin);
     // Rows locked or planned that were not where the plan put them: the snapshot went stale.
     const off = (Object.keys(expected) as (keyof WriteCounts)[]).filter((part) => counts[part] !== expected[part]);
     if (off.length > 0) throw new StaleSnapshotError(off.map((part) => `${part}: wrote ${counts[part]}, planned ${expected[part]}`).join('; '));
@@ -170,7 +176,7 @@ export async function importBatch(
   let lastError: unknown;
   for (let attempt = 0; attempt <= retries; attempt++) {
     try {
-      return await sql.begin((tx) => underKey(tx, key, () => importOnce(tx, users, onConflict, now, options.feed)));
+      return await sql.begin((tx) => underKey(tx, key, () => importOnce(tx, users, onConflict, now, options)));
     } catch (error) {
       // Another writer took a key or uid the plan counted as free, or changed a holder: plan again.
       if (!(isUniqueViolation(error) || error instanceof StaleSnapshotError)) throw error;
@@ -178,5 +184,5 @@ export async function importBatch(
     }
   }
   options.onFallback?.(lastError);
-  return sql.begin((tx) => underKey(tx, key, () => importOneByOne(tx, users, onConflict, now, options.feed)));
+  return sql.begin((tx) => underKey(tx, key, () => importOneByOne(tx, users, onConflict, now, options.feed, options.origin)));
 }

@@ -65,7 +65,8 @@ export const KEY_COLUMNS = ['op', 'key', 'value', 'uid'] as const;
  * rows ($12 … $15): op ('insert', 'delete' or 'move'), key, value, uid. $16 each
  * user's representation (the JSON the API returns, aligned with the users: stored
  * with the row and the data of its event) and $19 its ETag; $17 the events' time,
- * $18 whether events are appended (CHANGE_FEED). Returns
+ * $18 whether events are appended (CHANGE_FEED), $23 … $25 the events' origin
+ * (interface, credential, client: event-origin.ts). Returns
  * what each part wrote, for the caller to compare with its plan.
  *
  * Each CTE touches rows no other CTE touches (planBatch guarantees a key row is
@@ -125,8 +126,8 @@ export const WRITE_SQL = `
       (SELECT count(*) FROM keys_moved)::int AS keys_moved
   ),
   appended AS (
-    INSERT INTO events (type, subject, time, data)
-    SELECT CASE r.op WHEN 'insert' THEN 'user.created' ELSE 'user.updated' END, r.uid, $17::timestamptz, r.representation
+    INSERT INTO events (type, subject, time, data, origin_interface, origin_credential, origin_client)
+    SELECT CASE r.op WHEN 'insert' THEN 'user.created' ELSE 'user.updated' END, r.uid, $17::timestamptz, r.representation, $23::text, $24::text, $25::text
     FROM user_rows r, counts WHERE $18::boolean ORDER BY r.uid
   )
   SELECT * FROM counts`;

@@ -1,8 +1,10 @@
 /**
  * Which PostgreSQL and postgres.js errors mean "the store is unavailable, retry
- * later" (503) and which mean "this transaction lost a race, run it again".
- * Anything else is a defect and becomes a 500.
+ * later" (503), which mean "the store is out of space" (507: a retry will not
+ * succeed until an operator frees space) and which mean "this transaction lost a
+ * race, run it again". Anything else is a defect and becomes a 500.
  */
+import { StoreFullError, StoreUnavailableError } from '../store-errors.js';
 
 /** SQLSTATEs worth re-running the whole transaction for: deadlock, serialization failure. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -35,6 +37,21 @@ export function isRetryable(error: unknown): boolean {
   return RETRYABLE.has(codeOf(error));
 }
 
+/**
+ * SQLSTATEs of a server that cannot take writes for lack of room: 53100 disk_full
+ * (a relation or the WAL could not be extended), and 25006
+ * read_only_sql_transaction, which a server (or a managed service that sets
+ * `default_transaction_read_only` as its storage fills, or a standby left behind
+ * a failover) answers to every write while it is read-only. Neither clears on a retry.
+ */
+const FULL_CODES = new Set(['53100', '25006']);
+
+/** The server cannot take writes for lack of space (or is read-only): StoreFullError. */
+export function isStoreFull(error: unknown): boolean {
+  return (error as { name?: string })?.name === 'PostgresError' && FULL_CODES.has(codeOf(error));
+}
+
+/** The server cannot serve now. Also true of disk_full (class 53): translatePostgresError() asks isStoreFull() first. */
 export function isUnavailable(error: unknown): boolean {
   const code = codeOf(error);
   if (CONNECTION_CODES.has(code) || UNAVAILABLE_CODES.has(code)) return true;
@@ -45,4 +62,20 @@ export function isUnavailable(error: unknown): boolean {
 /** A unique constraint refused the statement (23505): with user_keys, a key another user holds. */
 export function isUniqueViolation(error: unknown): boolean {
   return codeOf(error) === '23505';
+}
+
+/** StoreFullError for an error that means no room; any other error as it is (left to retries and translation). */
+export function storeFullOr(error: unknown): unknown {
+  return isStoreFull(error) ? new StoreFullError({ cause: error, readOnly: codeOf(error) === '25006' }) : error;
+}
+
+/**
+ * The store error a driver error stands for, once retries are spent: StoreFullError,
+ * StoreUnavailableError (also for a race lost every time), or the error itself (a
+ * defect, or a store error already).
+ */
+export function translatePostgresError(error: unknown): unknown {
+  if (isStoreFull(error)) return storeFullOr(error);
+  if (isUnavailable(error) || isRetryable(error)) return new StoreUnavailableError({ cause: error });
+  return error;
 }

@@ -7,6 +7,7 @@
  */
 import type postgres from 'postgres';
 import type { EventLog, EventPage, EventType, RetentionRule, StoredEvent } from '../../events/event-log.js';
+import { originFromColumns } from '../../events/event-origin.js';
 import type { Lane } from './in-flight-gate.js';
 import { createSequencer, EVENTS_CHANNEL } from './postgres-sequencer.js';
 
@@ -23,6 +24,9 @@ interface PageRow {
   subject: string | null;
   time: Date | null;
   data: string | null;
+  origin_interface: string | null;
+  origin_credential: string | null;
+  origin_client: string | null;
 }
 
 export interface PostgresEventLog extends EventLog {
@@ -76,16 +80,21 @@ export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: u
 
     async read(after: number, limit: number): Promise<EventPage> {
       const rows = await run(() => sql<PageRow[]>`
-        SELECT s.pruned, s.latest, e.position, e.type, e.subject, e.time, e.data
+        SELECT s.pruned, s.latest, e.position, e.type, e.subject, e.time, e.data, e.origin_interface, e.origin_credential, e.origin_client
         FROM (SELECT (SELECT position FROM feed_state WHERE name = 'pruned') AS pruned, (SELECT position FROM feed_state WHERE name = 'latest') AS latest) s
         LEFT JOIN LATERAL (
-          SELECT position, type, subject::text AS subject, time, data FROM events
+          SELECT position, type, subject::text AS subject, time, data, origin_interface, origin_credential, origin_client FROM events
           WHERE position > ${after} AND position <= s.latest ORDER BY position LIMIT ${limit}
         ) e ON true`);
       const first = rows[0];
       const events: StoredEvent[] = rows
         .filter((row) => row.position !== null)
-        .map((row) => ({ position: Number(row.position), type: row.type as EventType, subject: row.subject as string, time: (row.time as Date).toISOString(), data: row.data as string }));
+        .map((row) => {
+          const event: StoredEvent = { position: Number(row.position), type: row.type as EventType, subject: row.subject as string, time: (row.time as Date).toISOString(), data: row.data as string };
+          const origin = originFromColumns(row.origin_interface, row.origin_credential, row.origin_client);
+          if (origin !== undefined) event.origin = origin;
+          return event;
+        });
       return { events, prunedThrough: Number(first?.pruned ?? 0), latest: Number(first?.latest ?? 0) };
     },
 

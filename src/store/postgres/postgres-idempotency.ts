@@ -7,6 +7,7 @@
  */
 import type postgres from 'postgres';
 import type { TransactionSql } from 'postgres';
+import { ERASED_FINGERPRINT, ERASED_RESPONSE } from '../erasure.js';
 import { IdempotencyKeyTaken } from '../store-errors.js';
 import type { IdempotencyRecord, StoredResponse } from '../user-store.js';
 
@@ -23,12 +24,12 @@ interface Row {
 /** A claim's placeholder answer, replaced before its transaction commits. */
 const PLACEHOLDER: StoredResponse = { status: 0, headers: {}, body: '' };
 
-/** The statement that claims `record`'s key; RETURNING a row means it was claimed. */
-export function claimStatement(sql: Sql, record: Omit<IdempotencyRecord, 'response'>, response: StoredResponse, now: number) {
-  return sql`INSERT INTO idempotency_keys (scope, key, fingerprint, status, headers, body, expires_at)
-    VALUES (${record.scope}, ${record.key}, ${record.fingerprint}, ${response.status}, ${JSON.stringify(response.headers)}::text::json, ${response.body}, ${record.expiresAt})
+/** The statement that claims `record`'s key (its answer carrying the user `subject`, if any); RETURNING a row means it was claimed. */
+export function claimStatement(sql: Sql, record: Omit<IdempotencyRecord, 'response'>, response: StoredResponse, now: number, subject?: string) {
+  return sql`INSERT INTO idempotency_keys (scope, key, fingerprint, status, headers, body, expires_at, subject)
+    VALUES (${record.scope}, ${record.key}, ${record.fingerprint}, ${response.status}, ${JSON.stringify(response.headers)}::text::json, ${response.body}, ${record.expiresAt}, ${subject ?? null}::uuid)
     ON CONFLICT (scope, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers,
-      body = EXCLUDED.body, expires_at = EXCLUDED.expires_at
+      body = EXCLUDED.body, expires_at = EXCLUDED.expires_at, subject = EXCLUDED.subject
     WHERE idempotency_keys.expires_at <= ${now}
     RETURNING 1 AS claimed`;
 }
@@ -40,10 +41,16 @@ export const postgresIdempotency = {
     if (rows.length === 0) throw new IdempotencyKeyTaken();
   },
 
-  /** Stores the answer of a key claimed in `tx`. */
-  async answer(tx: TransactionSql, record: Pick<IdempotencyRecord, 'scope' | 'key'>, response: StoredResponse): Promise<void> {
-    await tx`UPDATE idempotency_keys SET status = ${response.status}, headers = ${JSON.stringify(response.headers)}::text::json, body = ${response.body}
-      WHERE scope = ${record.scope} AND key = ${record.key}`;
+  /** Stores the answer of a key claimed in `tx`; `subject`: the uid of the user it carries. */
+  async answer(tx: TransactionSql, record: Pick<IdempotencyRecord, 'scope' | 'key'>, response: StoredResponse, subject?: string): Promise<void> {
+    await tx`UPDATE idempotency_keys SET status = ${response.status}, headers = ${JSON.stringify(response.headers)}::text::json, body = ${response.body},
+      subject = ${subject ?? null}::uuid WHERE scope = ${record.scope} AND key = ${record.key}`;
+  },
+
+  /** Turns every answer carrying the user `subject` into a tombstone, in `tx` (erasure.ts). */
+  async erase(tx: TransactionSql, subject: string): Promise<void> {
+    await tx`UPDATE idempotency_keys SET fingerprint = ${ERASED_FINGERPRINT}, status = ${ERASED_RESPONSE.status},
+      headers = ${JSON.stringify(ERASED_RESPONSE.headers)}::text::json, body = ${ERASED_RESPONSE.body}, subject = NULL WHERE subject = ${subject}::uuid`;
   },
 
   /** Inserts the record on its own; false when the key is recorded and not expired. */

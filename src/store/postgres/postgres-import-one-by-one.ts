@@ -6,24 +6,25 @@
  * falls back to it only when its set-based write keeps losing races.
  */
 import type { TransactionSql } from 'postgres';
+import type { EventOrigin } from '../../events/event-origin.js';
 import type { User } from '../../users/user.js';
 import { planImport, updatedUser, type ImportOutcome, type OnConflict } from '../import-plan.js';
 import { KeyConflictError } from '../store-errors.js';
 import { holdersOf, insertUser, lockCurrent, replaceUser, type Feed } from './postgres-user-writes.js';
 
-async function importOne(tx: TransactionSql, user: User, onConflict: OnConflict, now: string, feed: Feed): Promise<ImportOutcome> {
+async function importOne(tx: TransactionSql, user: User, onConflict: OnConflict, now: string, feed: Feed, origin: EventOrigin): Promise<ImportOutcome> {
   const plan = planImport(await holdersOf(tx, user), onConflict);
   if (plan.action === 'conflict') return { status: 'conflict', key: plan.key };
   try {
     return await tx.savepoint(async (sp): Promise<ImportOutcome> => {
       if (plan.action === 'create') {
-        await insertUser(sp, user, feed, now);
+        await insertUser(sp, user, feed, now, origin);
         return { status: 'created', uid: user.uid };
       }
       const found = await lockCurrent(sp, plan.uid);
       if (found.status !== 'ok') throw new KeyConflictError('username');
       const next = updatedUser(user, found.value, now);
-      if (next) await replaceUser(sp, next, feed);
+      if (next) await replaceUser(sp, next, feed, origin);
       return { status: next ? 'updated' : 'unchanged', uid: found.value.uid };
     });
   } catch (error) {
@@ -34,10 +35,10 @@ async function importOne(tx: TransactionSql, user: User, onConflict: OnConflict,
 }
 
 /** The outcomes of `users`, in order; with `fail` they end at the first conflict. */
-export async function importOneByOne(tx: TransactionSql, users: readonly User[], onConflict: OnConflict, now: string, feed: Feed): Promise<ImportOutcome[]> {
+export async function importOneByOne(tx: TransactionSql, users: readonly User[], onConflict: OnConflict, now: string, feed: Feed, origin: EventOrigin): Promise<ImportOutcome[]> {
   const outcomes: ImportOutcome[] = [];
   for (const user of users) {
-    const outcome = await importOne(tx, user, onConflict, now, feed);
+    const outcome = await importOne(tx, user, onConflict, now, feed, origin);
     outcomes.push(outcome);
     if (outcome.status === 'conflict' && onConflict === 'fail') break;
   }

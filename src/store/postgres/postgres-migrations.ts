@@ -203,6 +203,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   );
   CREATE INDEX page_marks_by_age ON page_marks (set_at);
   `,
+  // 10: erasure and origins (see src/store/sqlite/sqlite-migrations.ts, migration 10).
+  `
+  ALTER TABLE events ADD COLUMN origin_interface text, ADD COLUMN origin_credential text, ADD COLUMN origin_client text;
+  CREATE INDEX events_by_subject ON events (subject);
+  ALTER TABLE idempotency_keys ADD COLUMN subject uuid;
+  UPDATE idempotency_keys SET subject = coalesce(body::json->>'uid', body::json->>'id')::uuid
+    WHERE status IN (200, 201) AND left(body, 1) = '{' AND coalesce(body::json->>'uid', body::json->>'id') ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+  CREATE INDEX idempotency_keys_by_subject ON idempotency_keys (subject) WHERE subject IS NOT NULL;
+  `,
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */

@@ -20,10 +20,11 @@ import type { OnConflict } from '../import-plan.js';
 import type { BatchIdempotency, Change, IdempotencyRecord, PendingIdempotency, Positioned, Precondition, SearchFilter, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
 import { postgresEventLog } from './postgres-event-log.js';
 import { postgresLeadership } from './postgres-leadership.js';
+import { IMPORT_ORIGIN, type EventOrigin } from '../../events/event-origin.js';
 import { claimStatement, postgresIdempotency } from './postgres-idempotency.js';
 import { inFlightGate, type Lane } from './in-flight-gate.js';
 import { importBatch } from './postgres-bulk-import.js';
-import { isRetryable, isUnavailable, isUniqueViolation } from './postgres-errors.js';
+import { isRetryable, isUniqueViolation, storeFullOr, translatePostgresError } from './postgres-errors.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
 import { deleteUser, emailRowsInsert, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
@@ -89,8 +90,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
         return await fn();
       } catch (error) {
         if (isRetryable(error) && attempt < maxRetries) continue;
-        if (isUnavailable(error) || isRetryable(error)) throw new StoreUnavailableError({ cause: error });
-        throw error;
+        throw translatePostgresError(error);
       }
     }
   }
@@ -159,7 +159,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   await events.listen().catch(async (error: unknown) => {
     await events.close();
     await sql.end({ timeout: 1 });
-    throw isUnavailable(error) ? new StoreUnavailableError({ cause: error }) : error;
+    throw translatePostgresError(error);
   });
 
   /** Tries of a create whose key conflict vanished before it could be named (its holder let go). */
@@ -171,13 +171,13 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
    * taken the statement fails as a whole; only then is the first taken key looked
    * up, to name it in the KeyConflictError.
    */
-  async function createUser(user: User, pending?: PendingIdempotency): Promise<void> {
+  async function createUser(user: User, pending?: PendingIdempotency, origin?: EventOrigin): Promise<void> {
     const entries = keysOf(user);
     const keys = sql`unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v)`;
     for (let attempt = 1; ; attempt++) {
       try {
         // The event's id is taken after the keys are in (postgres-user-writes.ts: Feed).
-        const appended = eventAfter(sql, feed, userEvent('user.created', user, user.created_at), 'keyed');
+        const appended = eventAfter(sql, feed, userEvent('user.created', user, user.created_at, origin), 'keyed');
         const keyed = sql`keyed AS (INSERT INTO user_keys (key, value, uid) SELECT t.k, t.v, inserted.uid FROM inserted, ${keys} RETURNING 1),
           emailed AS (${emailRowsInsert(sql, user, sql`inserted`)})`;
         if (pending === undefined) {
@@ -185,7 +185,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
           return;
         }
         // The key is claimed in the same statement: a recorded key inserts nothing at all.
-        const [row] = await sql<{ keys: number }[]>`WITH claimed AS (${claimStatement(sql, pending, pending.respond(user), Date.now())}),
+        const [row] = await sql<{ keys: number }[]>`WITH claimed AS (${claimStatement(sql, pending, pending.respond(user), Date.now(), user.uid)}),
             inserted AS (${userRowInsert(sql, user, true)} RETURNING uid), ${keyed}, appended AS (${appended})
           SELECT count(*)::int AS keys FROM keyed`;
         if (!row?.keys) throw new IdempotencyKeyTaken();
@@ -203,17 +203,17 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   }
 
   return {
-    async create(user, pending) {
+    async create(user, pending, origin) {
       return written(
         run(async () => {
-          await createUser(user, pending);
+          await createUser(user, pending, origin);
           return user;
         }),
       );
     },
 
-    async importUsers(users: User[], onConflict: OnConflict, now: string, key?: BatchIdempotency) {
-      const bulk = { feed, retries: options.importRetries ?? 3, ...(options.onImportFallback ? { onFallback: options.onImportFallback } : {}) };
+    async importUsers(users: User[], onConflict: OnConflict, now: string, key?: BatchIdempotency, origin: EventOrigin = IMPORT_ORIGIN) {
+      const bulk = { feed, origin, retries: options.importRetries ?? 3, ...(options.onImportFallback ? { onFallback: options.onImportFallback } : {}) };
       return written(run(() => importBatch(sql, users, onConflict, now, bulk, key)));
     },
 
@@ -232,7 +232,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       return { value: full && representationOf(userRowToUser(full)), position };
     },
 
-    async replace(uid: string, change: Change, now: string, precondition?: Precondition, pending?: PendingIdempotency) {
+    async replace(uid: string, change: Change, now: string, precondition?: Precondition, pending?: PendingIdempotency, origin?: EventOrigin) {
       try {
         return await written(run(() =>
           sql.begin(async (tx): Promise<WriteOutcome<User>> => {
@@ -242,8 +242,8 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
             if (found.status !== 'ok') throw new AbandonedWrite(found);
             const fields = typeof change === 'function' ? change(found.value) : change;
             const next: User = fields === undefined ? found.value : { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
-            if (fields !== undefined) await replaceUser(tx, next, feed);
-            if (pending) await postgresIdempotency.answer(tx, pending, pending.respond(next));
+            if (fields !== undefined) await replaceUser(tx, next, feed, origin);
+            if (pending) await postgresIdempotency.answer(tx, pending, pending.respond(next), uid);
             return { status: 'ok', value: next };
           }),
         ));
@@ -253,13 +253,13 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       }
     },
 
-    async delete(uid: string, precondition?: Precondition) {
+    async delete(uid: string, precondition?: Precondition, origin?: EventOrigin) {
       return written(
         run(() =>
           sql.begin(async (tx): Promise<WriteOutcome<void>> => {
             const found = await lockCurrent(tx, uid, precondition);
             if (found.status !== 'ok') return found;
-            await deleteUser(tx, found.value, feed);
+            await deleteUser(tx, found.value, feed, origin);
             return { status: 'ok', value: undefined };
           }),
         ),
@@ -323,6 +323,25 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       await events.close();
       closed = true;
       await sql.end({ timeout: 5 });
+    },
+
+    async probeWrite() {
+      // A row of its own name (instances probe at once without waiting on each other's key) of
+      // 64 KiB, as much as a large user write takes: its value goes to the TOAST table, which may
+      // have to grow. The transaction commits (synchronous_commit=on: its WAL is flushed) and
+      // leaves nothing behind.
+      const name = `space-probe:${randomBytes(8).toString('hex')}`;
+      await run(async () => {
+        try {
+          await sql.begin(async (tx) => {
+            await tx`INSERT INTO service_keys (name, value) VALUES (${name}, ${randomBytes(65536)})`;
+            await tx`DELETE FROM service_keys WHERE name = ${name}`;
+          });
+        } catch (error) {
+          // Lack of space is said here; races and outages are run()'s to retry and translate.
+          throw storeFullOr(error);
+        }
+      });
     },
   };
 }

@@ -9,10 +9,12 @@
 import type postgres from 'postgres';
 import type { TransactionSql } from 'postgres';
 import type { EventType } from '../../events/event-log.js';
+import type { EventOrigin } from '../../events/event-origin.js';
 import { emailKeysOf, keysOf, type User } from '../../users/user.js';
 import { representationOf } from '../../users/user-representation.js';
 import type { Holder } from '../import-plan.js';
 import { KeyConflictError } from '../store-errors.js';
+import { postgresIdempotency } from './postgres-idempotency.js';
 import type { Precondition, WriteOutcome } from '../user-store.js';
 import { rowValues, USER_SELECT_COLUMNS, userRowToUser, type UserRow } from './postgres-rows.js';
 
@@ -57,6 +59,7 @@ export interface PendingEvent {
   subject: string;
   time: string;
   data: string;
+  origin?: EventOrigin;
 }
 
 /**
@@ -66,8 +69,10 @@ export interface PendingEvent {
  */
 export function eventAfter(sql: Connection, feed: Feed, event: PendingEvent, after: string, rows?: number) {
   const enough = rows === undefined ? sql`w.n > 0` : sql`w.n = ${rows}`;
-  return sql`INSERT INTO events (type, subject, time, data)
-    SELECT ${event.type}, ${event.subject}::uuid, ${event.time}::timestamptz, ${event.data}
+  const { origin } = event;
+  return sql`INSERT INTO events (type, subject, time, data, origin_interface, origin_credential, origin_client)
+    SELECT ${event.type}, ${event.subject}::uuid, ${event.time}::timestamptz, ${event.data},
+      ${origin?.interface ?? null}::text, ${origin?.credential ?? null}::text, ${origin?.client ?? null}::text
     FROM (SELECT count(*) AS n FROM ${sql(after)}) w WHERE ${feed.enabled} AND ${enough}`;
 }
 
@@ -93,16 +98,22 @@ export async function insertKeys(tx: TransactionSql, user: User, feed?: Feed, ev
 }
 
 /** The event of a user written: the user as the API represents it (the text stored with the row). */
-export const userEvent = (type: 'user.created' | 'user.updated', user: User, time: string): PendingEvent => ({ type, subject: user.uid, time, data: representationOf(user).json });
+export const userEvent = (type: 'user.created' | 'user.updated', user: User, time: string, origin?: EventOrigin): PendingEvent => ({
+  type,
+  subject: user.uid,
+  time,
+  data: representationOf(user).json,
+  ...(origin === undefined ? {} : { origin }),
+});
 
 /** Inserts the user row and its keys, and its `user.created` event at `time`. */
-export async function insertUser(tx: TransactionSql, user: User, feed: Feed, time: string): Promise<void> {
+export async function insertUser(tx: TransactionSql, user: User, feed: Feed, time: string, origin?: EventOrigin): Promise<void> {
   await tx`WITH inserted AS (${userRowInsert(tx, user)} RETURNING uid) ${emailRowsInsert(tx, user, tx`inserted`)}`;
-  await insertKeys(tx, user, feed, userEvent('user.created', user, time));
+  await insertKeys(tx, user, feed, userEvent('user.created', user, time, origin));
 }
 
 /** Writes `next` over the row of the same uid (its keys freed, then taken again), and its `user.updated` event. */
-export async function replaceUser(tx: TransactionSql, next: User, feed: Feed): Promise<void> {
+export async function replaceUser(tx: TransactionSql, next: User, feed: Feed, origin?: EventOrigin): Promise<void> {
   const v = rowValues(next);
   await tx`DELETE FROM user_keys WHERE uid = ${next.uid}`;
   await tx`DELETE FROM user_emails WHERE uid = ${next.uid}`;
@@ -111,15 +122,22 @@ export async function replaceUser(tx: TransactionSql, next: User, feed: Feed): P
     display_name = ${v.display_name}, display_name_key = ${v.display_name_key}, attributes = ${v.attributes}::text::json,
     updated_at = ${v.updated_at}, version = ${v.version}, external_id = ${v.external_id}, active = ${v.active}, profile = ${v.profile}::text::json,
     representation = ${v.representation}, etag = ${v.etag} WHERE uid = ${next.uid}`;
-  await insertKeys(tx, next, feed, userEvent('user.updated', next, next.updated_at));
+  await insertKeys(tx, next, feed, userEvent('user.updated', next, next.updated_at, origin));
 }
 
 /**
- * Deletes the locked user (its keys go with it, ON DELETE CASCADE) and appends
- * its `user.deleted` event: the uid and the last version.
+ * Deletes the locked user (its keys go with it, ON DELETE CASCADE), erases its personal
+ * data from its earlier events and from the Idempotency-Key answers that carry it
+ * (erasure.ts), and appends its `user.deleted` event: the uid and the last version.
+ * The earlier events are locked in id order, the order the sequencer locks them in
+ * (postgres-sequencer.ts), so a delete and a sequencer run wait for each other at
+ * most, never deadlock.
  */
-export async function deleteUser(tx: TransactionSql, user: User, feed: Feed): Promise<void> {
-  const event: PendingEvent = { type: 'user.deleted', subject: user.uid, time: new Date().toISOString(), data: JSON.stringify({ uid: user.uid, version: user.version }) };
+export async function deleteUser(tx: TransactionSql, user: User, feed: Feed, origin?: EventOrigin): Promise<void> {
+  const event: PendingEvent = { type: 'user.deleted', subject: user.uid, time: new Date().toISOString(), data: JSON.stringify({ uid: user.uid, version: user.version }), ...(origin === undefined ? {} : { origin }) };
+  await tx`UPDATE events SET data = format('{"uid":"%s","version":%s,"erased":true}', subject, data::json->>'version')
+    WHERE id IN (SELECT id FROM events WHERE subject = ${user.uid}::uuid AND type <> 'user.deleted' AND data::json->>'erased' IS NULL ORDER BY id FOR UPDATE)`;
+  await postgresIdempotency.erase(tx, user.uid);
   await tx`WITH deleted AS (DELETE FROM users WHERE uid = ${user.uid} RETURNING uid) ${eventAfter(tx, feed, event, 'deleted')}`;
 }
 

@@ -7,6 +7,12 @@
  * after its data is durable (synchronous=FULL); if the COMMIT itself fails, every
  * write of the batch is rejected and none of them is in the database.
  *
+ * A full disk (SQLITE_FULL) is met by the write that needs a new page, or by the
+ * COMMIT that writes the WAL: SQLite then rolls back the statement, or the whole
+ * transaction. Either way no write is acknowledged unless the COMMIT that holds it
+ * returned, and a write that is rejected is not in the database: the writes rolled
+ * back with the transaction are rejected with it, never run again on their own.
+ *
  * A write alone in its batch (one client, an import's batch) runs as the
  * transaction itself, without a savepoint: rolling the transaction back rolls
  * back that write alone, and SQLite keeps no savepoint journal for it (only a
@@ -27,6 +33,20 @@ export function createGroupCommit(db: Database.Database, translate: (error: unkn
   let queue: Pending[] = [];
   let scheduled = false;
 
+  /**
+   * After a failed transaction none may stay open: better-sqlite3 rolls back what is
+   * still open, but when that ROLLBACK fails too (an I/O error) the transaction would
+   * stay open, and every later batch would fail to begin. Rolled back again here.
+   */
+  function endOpenTransaction(): void {
+    if (!db.inTransaction) return;
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // Still open: the next batch's BEGIN reports it.
+    }
+  }
+
   function flush(): void {
     scheduled = false;
     const batch = queue;
@@ -39,6 +59,7 @@ export function createGroupCommit(db: Database.Database, translate: (error: unkn
       try {
         value = db.transaction(item.write).immediate();
       } catch (error) {
+        endOpenTransaction();
         item.reject(translate(error));
         return;
       }
@@ -62,6 +83,7 @@ export function createGroupCommit(db: Database.Database, translate: (error: unkn
         }
       }).immediate();
     } catch (error) {
+      endOpenTransaction();
       const failure = translate(error);
       for (const item of batch) item.reject(failure);
       return;

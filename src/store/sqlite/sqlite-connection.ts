@@ -24,13 +24,22 @@ export interface SqliteConnectionOptions {
    * not after nearly every batch. The WAL file grows to about 80 MB meanwhile.
    */
   bulkWrites?: boolean;
+  /**
+   * Whether deleted content is overwritten with zeros in the database file (PRAGMA
+   * secure_delete): ON (default) so a deleted user's bytes do not linger in free pages
+   * (docs/security.md, "Erasure"); FAST only where it costs no extra I/O; OFF leaves them.
+   */
+  secureDelete?: SqliteSecureDelete;
 }
+
+export type SqliteSecureDelete = 'ON' | 'FAST' | 'OFF';
 
 export function configureConnection(db: BetterSqlite3.Database, options: SqliteConnectionOptions): void {
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
+  db.pragma(`secure_delete = ${options.secureDelete ?? 'ON'}`);
   // Every write of a group commit of several runs in a savepoint (group-commit.ts), and SQLite
   // keeps the savepoint's undo pages in a journal that by default moves to a temporary file
   // (opened, written page by page and deleted) once it passes 64 KiB, as a busy batch's does.

@@ -9,15 +9,26 @@
  */
 import type Database from 'better-sqlite3';
 import type { EventLog, EventPage, EventType, RetentionRule, StoredEvent } from '../../events/event-log.js';
+import { originFromColumns, type EventOrigin } from '../../events/event-origin.js';
 
 /** How often another process's commits are looked for while someone watches. */
 const POLL_MS = 250;
 
-type Row = Omit<StoredEvent, 'type'> & { type: string };
+type Row = Omit<StoredEvent, 'type' | 'origin'> & { type: string; origin_interface: string | null; origin_credential: string | null; origin_client: string | null };
+
+/** An event row as the feed reads it. */
+function storedEvent(row: Row): StoredEvent {
+  const event: StoredEvent = { position: row.position, type: row.type as EventType, subject: row.subject, time: row.time, data: row.data };
+  const origin = originFromColumns(row.origin_interface, row.origin_credential, row.origin_client);
+  if (origin !== undefined) event.origin = origin;
+  return event;
+}
 
 export interface SqliteEventLog extends EventLog {
   /** Appends an event in the current transaction. */
-  append(type: EventType, subject: string, time: string, data: string): void;
+  append(type: EventType, subject: string, time: string, data: string, origin?: EventOrigin): void;
+  /** Erases the personal data of every earlier event of `subject`, in the current transaction (erasure.ts). */
+  erase(subject: string): void;
   /** The highest position committed (for a read that reports what it reflects). */
   latestNow(): number;
   /** Tells watchers that this process committed events. */
@@ -27,9 +38,16 @@ export interface SqliteEventLog extends EventLog {
 }
 
 export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) => Promise<T>): SqliteEventLog {
-  const append = db.prepare('INSERT INTO events (type, subject, time, data) VALUES (?, ?, ?, ?)');
+  const append = db.prepare('INSERT INTO events (type, subject, time, data, origin_interface, origin_credential, origin_client) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  // The text of erasedEventData() (erasure.ts), built in SQL from each event's own version.
+  const erase = db.prepare(
+    `UPDATE events SET data = '{"uid":"' || subject || '","version":' || json_extract(data, '$.version') || ',"erased":true}'
+     WHERE subject = ? AND type <> 'user.deleted' AND json_extract(data, '$.erased') IS NULL`,
+  );
   const latest = db.prepare<[], { latest: number }>("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) AS latest");
-  const page = db.prepare<[number, number, number], Row>('SELECT position, type, subject, time, data FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?');
+  const page = db.prepare<[number, number, number], Row>(
+    'SELECT position, type, subject, time, data, origin_interface, origin_credential, origin_client FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?',
+  );
   const state = db.prepare<[string], { position: number }>('SELECT position FROM feed_state WHERE name = ?');
   const setState = db.prepare('INSERT INTO feed_state (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position');
   // By age: the longest run of the oldest events (at most a batch) all older than the cutoff.
@@ -63,8 +81,11 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
   };
 
   return {
-    append(type, subject, time, data) {
-      append.run(type, subject, time, data);
+    append(type, subject, time, data, origin) {
+      append.run(type, subject, time, data, origin?.interface ?? null, origin?.credential ?? null, origin?.client ?? null);
+    },
+    erase(subject) {
+      erase.run(subject);
     },
     latestNow,
     committed: notify,
@@ -74,7 +95,7 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
       // the page holds every event up to `latest` (none after), and `prunedThrough` is
       // read last, so events deleted before the page was read are never missed silently.
       const latest = latestNow();
-      const events = page.all(after, latest, limit) as StoredEvent[];
+      const events = (page.all(after, latest, limit) as Row[]).map(storedEvent);
       const prunedThrough = state.get('pruned')?.position ?? 0;
       return { events, prunedThrough, latest };
     },

@@ -187,6 +187,21 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // 9: nothing. PostgreSQL's migration 9 shares the page marks of list walks between instances;
   // a SQLite file is served by one process, which keeps them in memory (src/store/page-marks.ts).
   '',
+  // 10: erasure and origins (docs/security.md, "Erasure"; docs/events.md, "Origin"). An event
+  // keeps who wrote it (NULL for earlier events); a delete finds the user's earlier events
+  // (events_by_subject) and the Idempotency-Key answers that carry the user (`subject`, the
+  // uid of the user an answer holds; filled here from the stored answers still kept) and
+  // erases them in its own transaction.
+  `
+  ALTER TABLE events ADD COLUMN origin_interface TEXT;
+  ALTER TABLE events ADD COLUMN origin_credential TEXT;
+  ALTER TABLE events ADD COLUMN origin_client TEXT;
+  CREATE INDEX events_by_subject ON events (subject);
+  ALTER TABLE idempotency_keys ADD COLUMN subject TEXT;
+  UPDATE idempotency_keys SET subject = coalesce(json_extract(body, '$.uid'), json_extract(body, '$.id'))
+    WHERE status IN (200, 201) AND json_valid(body) AND json_type(body) = 'object';
+  CREATE INDEX idempotency_keys_by_subject ON idempotency_keys (subject) WHERE subject IS NOT NULL;
+  `,
 ];
 
 /** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */

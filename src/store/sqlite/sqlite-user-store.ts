@@ -11,8 +11,10 @@ import { emailKeysOf, keysOf, type LookupKey, type User } from '../../users/user
 import { representationOf, type UserRepresentation } from '../../users/user-representation.js';
 import { prefixUpperBound } from '../../users/canonical.js';
 import { AbandonedWrite, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
+import { translateSqliteError as translate } from './sqlite-errors.js';
 import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
 import { batchResponse, type BatchIdempotency, type Change, type IdempotencyRecord, type PendingIdempotency, type Positioned, type Precondition, type SearchFilter, type SearchPage, type UserStore, type WriteOutcome } from '../user-store.js';
+import { IMPORT_ORIGIN, type EventOrigin } from '../../events/event-origin.js';
 import { sqliteEventLog } from './sqlite-event-log.js';
 import { sqliteIdempotency } from './sqlite-idempotency.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type CheckpointReport, type WalCheckpointer } from './wal-checkpointer.js';
@@ -33,17 +35,6 @@ export interface SqliteStoreOptions extends SqliteConnectionOptions {
 }
 
 export { userRowToUser } from './sqlite-rows.js';
-
-/** SQLite result codes that mean "try again later", not "this request is wrong". */
-const TRANSIENT_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY']);
-
-function translate(error: unknown): unknown {
-  const code = (error as { code?: string }).code ?? '';
-  if (TRANSIENT_CODES.has(code) || TRANSIENT_CODES.has(code.replace(/_[A-Z_]+$/, ''))) {
-    return new StoreUnavailableError({ cause: error });
-  }
-  return error;
-}
 
 /** The WHERE clause of a search and its parameters: one statement shape per set of filters present. */
 function searchWhere(filter: SearchFilter, after?: string): { where: string; params: unknown[] } {
@@ -171,7 +162,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const events = sqliteEventLog(db, write);
   /** Appends a change event in the current write (nothing with CHANGE_FEED=off). */
   const emit: typeof events.append = options.changeFeed === false ? () => {} : events.append;
-  const emitUser = (type: 'user.created' | 'user.updated', user: User, time: string) => emit(type, user.uid, time, representationOf(user).json);
+  const emitUser = (type: 'user.created' | 'user.updated', user: User, time: string, origin?: EventOrigin) => emit(type, user.uid, time, representationOf(user).json, origin);
 
   const selectKeyHolder = db.prepare<[string, string], { uid: string }>('SELECT uid FROM user_keys WHERE key = ? AND value = ?');
 
@@ -224,13 +215,13 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const pageMarks = new MemoryPageMarks();
 
   return {
-    async create(user, pending) {
+    async create(user, pending, origin) {
       return write(() => {
         // Claimed first: a recorded key writes nothing.
-        if (pending) idempotency.claim(pending, Date.now(), pending.respond(user));
+        if (pending) idempotency.claim(pending, Date.now(), pending.respond(user), user.uid);
         insertUser.run(userRowParams(user));
         insertKeys(user);
-        emitUser('user.created', user, user.created_at);
+        emitUser('user.created', user, user.created_at, origin);
         return user;
       });
     },
@@ -243,7 +234,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       return read(() => findRepresentation(key, value));
     },
 
-    async replace(uid: string, change: Change, now: string, precondition?: Precondition, pending?: PendingIdempotency) {
+    async replace(uid: string, change: Change, now: string, precondition?: Precondition, pending?: PendingIdempotency, origin?: EventOrigin) {
       try {
         return await write((): WriteOutcome<User> => {
           // Claimed before the user is read: a retry gets the recorded answer, whatever happened to the user since.
@@ -254,9 +245,9 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
           const next: User = fields === undefined ? found.value : { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
           if (fields !== undefined) {
             replaceRow(next);
-            emitUser('user.updated', next, now);
+            emitUser('user.updated', next, now, origin);
           }
-          if (pending) idempotency.answer(pending, pending.respond(next));
+          if (pending) idempotency.answer(pending, pending.respond(next), uid);
           return { status: 'ok', value: next };
         });
       } catch (error) {
@@ -265,17 +256,20 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       }
     },
 
-    async delete(uid: string, precondition?: Precondition) {
+    async delete(uid: string, precondition?: Precondition, origin?: EventOrigin) {
       return write((): WriteOutcome<void> => {
         const found = current(uid, precondition);
         if (found.status !== 'ok') return found;
         deleteUser.run(uid); // user_keys rows go with it (ON DELETE CASCADE)
-        emit('user.deleted', uid, new Date().toISOString(), JSON.stringify({ uid, version: found.value.version }));
+        // Erased in the delete's own transaction (erasure.ts): once it commits, nothing returns the user's data.
+        events.erase(uid);
+        idempotency.erase(uid);
+        emit('user.deleted', uid, new Date().toISOString(), JSON.stringify({ uid, version: found.value.version }), origin);
         return { status: 'ok', value: undefined };
       });
     },
 
-    async importUsers(users: User[], onConflict: OnConflict, now: string, key?: BatchIdempotency) {
+    async importUsers(users: User[], onConflict: OnConflict, now: string, key?: BatchIdempotency, origin: EventOrigin = IMPORT_ORIGIN) {
       // One IMMEDIATE transaction holds the write lock: holders read here cannot change before the writes.
       return write(() => {
         if (key) idempotency.claim(key, Date.now());
@@ -288,14 +282,14 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
           } else if (plan.action === 'create') {
             insertUser.run(userRowParams(user));
             insertKeys(user);
-            emitUser('user.created', user, now);
+            emitUser('user.created', user, now, origin);
             outcomes.push({ status: 'created', uid: user.uid });
           } else {
             const existing = userRowToUser(selectByUid.get(plan.uid) as UserRow);
             const next = updatedUser(user, existing, now);
             if (next) {
               replaceRow(next);
-              emitUser('user.updated', next, now);
+              emitUser('user.updated', next, now, origin);
             }
             outcomes.push({ status: next ? 'updated' : 'unchanged', uid: existing.uid });
           }
@@ -365,6 +359,24 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       events.close();
       await checkpointer?.stop();
       db.close();
+    },
+
+    async probeWrite() {
+      if (closed) throw new StoreUnavailableError();
+      // Its own transaction, never a group commit's: a probe that finds no room must not fail
+      // the writes of a batch (SQLITE_FULL may roll back the whole transaction). JavaScript runs
+      // one thing at a time and a batch commits within one turn, so no batch is open here.
+      // 64 KiB (as much as a large user write takes) in overflow pages the database does not use
+      // yet: from the free list, or by growing the database (max_page_count); the COMMIT writes
+      // them, about 64 KiB, to the WAL and fsyncs it (ENOSPC), as every write's does.
+      try {
+        db.transaction(() => {
+          db.prepare("INSERT OR REPLACE INTO service_keys (name, value) VALUES ('space-probe', randomblob(65536))").run();
+          db.prepare("DELETE FROM service_keys WHERE name = 'space-probe'").run();
+        }).immediate();
+      } catch (error) {
+        throw translate(error);
+      }
     },
   };
 }
