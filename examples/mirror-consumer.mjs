@@ -22,7 +22,7 @@ export function applyEvent(replica, event) {
   // its deletion comes later in the feed; the copy lets it go now.
   if (event.data.erased === true) return replica.delete(event.subject);
   if (event.type === 'user.deleted') {
-    // A uid is never reused: a delete is the user's last event.
+    // The service never reuses a uid (only an import carrying one brings it back, with later events).
     if (held !== undefined && held.version > event.data.version) return false;
     return replica.delete(event.subject);
   }

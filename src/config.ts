@@ -259,7 +259,7 @@ function apiKeys(env: Env): ApiKeyEntry[] {
   const ids = new Set<string>();
   return (entries as unknown[]).map((entry, i) => {
     const { id, sha256, scopes } = (entry ?? {}) as Record<string, unknown>;
-    if (typeof id !== 'string' || id === '' || ids.has(id)) fail(`entry ${i}: "id" must be a unique non-empty string`);
+    if (typeof id !== 'string' || id === '' || /\p{Cc}/u.test(id) || ids.has(id)) fail(`entry ${i}: "id" must be a unique non-empty string without control characters`);
     if (typeof sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(sha256)) fail(`entry ${i}: "sha256" must be 64 hex digits (the SHA-256 of the key)`);
     if (!Array.isArray(scopes) || !scopes.every((s) => (SCOPES as readonly unknown[]).includes(s))) fail(`entry ${i}: "scopes" must list only ${SCOPES.join(', ')}`);
     ids.add(id as string);

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 function settingOf(env: Record<string, string>): string | undefined {
@@ -68,6 +71,22 @@ describe('loadConfig', () => {
     assert.equal(settingOf(pg({ PG_POOL_MAX: '-1' })), 'PG_POOL_MAX');
     assert.equal(settingOf({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'normal' }), 'SQLITE_SYNCHRONOUS');
     assert.equal(settingOf({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'OFF' }), 'SQLITE_SYNCHRONOUS');
+  });
+
+  it('refuses an API key id with a control character: an id names the key in logs and in event origins', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-keys-'));
+    try {
+      const file = join(dir, 'keys.json');
+      const entry = (id: string) => ({ id, sha256: 'a'.repeat(64), scopes: ['users:read'] });
+      writeFileSync(file, JSON.stringify([entry('hr-sync')]));
+      assert.equal(settingOf({ AUTH_MODE: 'api-key', API_KEYS_FILE: file }), undefined);
+      for (const id of ['hr\tsync', 'hr\nsync', 'hr\u0000sync', 'hr\u0085sync']) {
+        writeFileSync(file, JSON.stringify([entry(id)]));
+        assert.equal(settingOf({ AUTH_MODE: 'api-key', API_KEYS_FILE: file }), 'API_KEYS_FILE', JSON.stringify(id));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to serve unauthenticated on a non-loopback host unless ALLOW_UNAUTHENTICATED=true', () => {

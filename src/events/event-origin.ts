@@ -48,7 +48,8 @@ export function parseOriginExclusion(value: string | undefined): OriginExclusion
   const colon = value.indexOf(':');
   const kind = colon === -1 ? '' : value.slice(0, colon);
   const name = value.slice(colon + 1);
-  if (kind === 'credential' && name !== '') return { credential: name };
+  // No credential id holds a control character (\p{Cc}): such a value names no origin, so it is refused, not matched against nothing.
+  if (kind === 'credential' && name !== '' && !/\p{Cc}/u.test(name)) return { credential: name };
   if (kind === 'interface' && (ORIGIN_INTERFACES as readonly string[]).includes(name)) return { interface: name as OriginInterface };
   throw new ProblemError('invalid-query', 'exclude_origin must be `credential:<id>` or `interface:rest`, `interface:scim` or `interface:import`.', {
     errors: [{ parameter: 'exclude_origin', detail: 'must be credential:<id> or interface:<rest|scim|import>' }],

@@ -333,6 +333,8 @@ describeEachStore('event origins with AUTH_MODE=api-key', (kind) => {
     const bad = [
       'exclude_origin=hr-sync',
       'exclude_origin=credential:',
+      'exclude_origin=credential:hr-sync%00',
+      'exclude_origin=credential:hr-sync%0A',
       'exclude_origin=credential',
       'exclude_origin=interface:ftp',
       'exclude_origin=interface:',
