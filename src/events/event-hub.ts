@@ -75,8 +75,7 @@ export function createEventHub({ events, render, heartbeatMs, onError }: EventHu
   const all = new Set<EventStream>();
   let session: Promise<Session> | undefined;
 
-  const frameOf = (event: StoredEvent): Frame =>
-    event.origin === undefined ? { position: event.position, frame: eventFrame(event.position, render(event)) } : { position: event.position, frame: eventFrame(event.position, render(event)), origin: event.origin };
+  const frameOf = (event: StoredEvent): Frame => ({ position: event.position, frame: eventFrame(event.position, render(event)), origin: event.origin });
 
   /** Reads what the store announced beyond the session's position, and writes it to every live subscriber. */
   async function readAhead(s: Session): Promise<void> {

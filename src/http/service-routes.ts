@@ -18,7 +18,7 @@ const STORE_FULL_READY_RETRY_S = '10';
 function notReadyStoreFull(): ProblemError {
   return new ProblemError(
     'store-full',
-    'The user store is out of space: writes fail until an operator frees space, so this instance is not ready. It is ready again as soon as the store takes a write.',
+    'Writes fail because the user store is out of space or read-only (the error log says which): this instance is not ready until an operator acts. It is ready again as soon as the store takes a write.',
     {},
     { 'retry-after': STORE_FULL_READY_RETRY_S },
   );

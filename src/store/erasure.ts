@@ -16,5 +16,9 @@ export const ERASED_FINGERPRINT = '';
 /** The stored answer of an erased record (never sent: a replay answers 410 `resource-erased`). */
 export const ERASED_RESPONSE = { status: 410, headers: {}, body: '' } as const;
 
-/** The data of an event of a user since deleted: what the feed's order and a mirror need, and nothing personal. */
+/**
+ * The data of an event of a user since deleted: what the feed's order and a mirror need, and
+ * nothing personal. The stores build this same text in SQL from each event's own version (their
+ * deletes); the event-log contract test holds them to it.
+ */
 export const erasedEventData = (uid: string, version: number): string => `{"uid":"${uid}","version":${version},"erased":true}`;

@@ -103,7 +103,7 @@ export const userEvent = (type: 'user.created' | 'user.updated', user: User, tim
   subject: user.uid,
   time,
   data: representationOf(user).json,
-  ...(origin === undefined ? {} : { origin }),
+  origin,
 });
 
 /** Inserts the user row and its keys, and its `user.created` event at `time`. */
@@ -134,7 +134,7 @@ export async function replaceUser(tx: TransactionSql, next: User, feed: Feed, or
  * most, never deadlock.
  */
 export async function deleteUser(tx: TransactionSql, user: User, feed: Feed, origin?: EventOrigin): Promise<void> {
-  const event: PendingEvent = { type: 'user.deleted', subject: user.uid, time: new Date().toISOString(), data: JSON.stringify({ uid: user.uid, version: user.version }), ...(origin === undefined ? {} : { origin }) };
+  const event: PendingEvent = { type: 'user.deleted', subject: user.uid, time: new Date().toISOString(), data: JSON.stringify({ uid: user.uid, version: user.version }), origin };
   await tx`UPDATE events SET data = format('{"uid":"%s","version":%s,"erased":true}', subject, data::json->>'version')
     WHERE id IN (SELECT id FROM events WHERE subject = ${user.uid}::uuid AND type <> 'user.deleted' AND data::json->>'erased' IS NULL ORDER BY id FOR UPDATE)`;
   await postgresIdempotency.erase(tx, user.uid);
