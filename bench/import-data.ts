@@ -1,20 +1,20 @@
 /**
  * Import files for the import scenarios: seeded user `i` (seed-data.ts) as a
  * JSON Lines record without uid or timestamps, as an operator's export from an
- * older system would be. The `changed` variant gives every user a new display
- * name, so importing it with `--on-conflict update` over the first changes every user.
+ * older system would be. The `changed` and `merged` variants give every user
+ * another display name, so importing one over the other changes every user.
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { seededFields } from './seed-data.js';
 
-export type ImportFileVariant = 'new' | 'changed';
+export type ImportFileVariant = 'new' | 'changed' | 'merged';
 
 export async function writeImportFile(path: string, users: number, variant: ImportFileVariant): Promise<void> {
   const out = createWriteStream(path);
   for (let i = 0; i < users; i++) {
     const fields = seededFields(i);
-    const record = variant === 'changed' ? { ...fields, display_name: `${fields.display_name} (changed)` } : fields;
+    const record = variant === 'new' ? fields : { ...fields, display_name: `${fields.display_name} (${variant})` };
     if (!out.write(`${JSON.stringify(record)}\n`)) await once(out, 'drain');
   }
   out.end();

@@ -21,6 +21,11 @@ function goals(store: ImportStoreResult, m: ImportMeasurement): string[] {
     const limit = IMPORT_GOALS.millionSeconds[store.store];
     found.push(`< ${limit} s: ${verdict(m.seconds < limit)}`);
   }
+  const update = store.measurements.find((other) => other.name === 'import-update');
+  if (m.name === 'import-merge' && update !== undefined) {
+    const ratio = m.usersPerSecond / update.usersPerSecond;
+    found.push(`${ratio.toFixed(2)}× the replace above, ≥ ${IMPORT_GOALS.mergeRatio}×: ${verdict(ratio >= IMPORT_GOALS.mergeRatio)}`);
+  }
   found.push(`RSS ≤ ${IMPORT_GOALS.peakRssMB} MB: ${verdict(m.peakRssMB <= IMPORT_GOALS.peakRssMB)}`);
   return found;
 }

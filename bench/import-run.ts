@@ -3,14 +3,17 @@
  * operator runs it, one process per run, timed from spawn to exit with its peak
  * RSS. For each store: a file of BENCH_IMPORT_USERS new users into an empty
  * database (`import-empty`), then every one of them changed with
- * `--on-conflict update` over the now full table (`import-update`), then the
- * same file again, which changes nothing (`import-unchanged`). With
+ * `--on-conflict replace` over the now full table (`import-update`: what an
+ * update was before merge existed), then every one changed again with
+ * `--on-conflict merge` (`import-merge`, the same records with other display
+ * names: its rate against import-update's is the merge ratio), then the same
+ * file again, which changes nothing (`import-unchanged`). With
  * BENCH_PROFILE=1 each runs under `node --cpu-prof` (the profile is summarised).
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreKind } from './bench-options.js';
-import { writeImportFile } from './import-data.js';
+import { writeImportFile, type ImportFileVariant } from './import-data.js';
 import { createScratchDatabase } from './postgres-database.js';
 import { runNode } from './processes.js';
 import { formatProfileSummary, summariseProfile } from './profile-summary.js';
@@ -19,8 +22,9 @@ import type { StoreRunContext } from './store-run.js';
 
 export const IMPORT_SCENARIOS = [
   { name: 'import-empty', title: 'new users into an empty database', file: 'new', args: [] },
-  { name: 'import-update', title: 'every user changed, --on-conflict update over the full table', file: 'changed', args: ['--on-conflict', 'update'] },
-  { name: 'import-unchanged', title: 'the same file again, --on-conflict update (nothing changes)', file: 'changed', args: ['--on-conflict', 'update'] },
+  { name: 'import-update', title: 'every user changed, --on-conflict replace over the full table', file: 'changed', args: ['--on-conflict', 'replace'] },
+  { name: 'import-merge', title: 'every user changed again, --on-conflict merge over the full table', file: 'merged', args: ['--on-conflict', 'merge'] },
+  { name: 'import-unchanged', title: 'the same file again, --on-conflict merge (nothing changes)', file: 'merged', args: ['--on-conflict', 'merge'] },
 ] as const;
 
 /** Import scenarios selected by BENCH_SCENARIOS: only by filters that start with `import`. */
@@ -35,8 +39,8 @@ export async function runImports(store: StoreKind, context: StoreRunContext): Pr
   const { options, runDir } = context;
   const users = options.importUsers;
   const scenarios = selectImportScenarios(options.scenarios);
-  const files = { new: join(runDir, `import-${users}-new.jsonl`), changed: join(runDir, `import-${users}-changed.jsonl`) };
-  for (const [variant, path] of Object.entries(files) as ['new' | 'changed', string][]) {
+  const files = { new: join(runDir, `import-${users}-new.jsonl`), changed: join(runDir, `import-${users}-changed.jsonl`), merged: join(runDir, `import-${users}-merged.jsonl`) };
+  for (const [variant, path] of Object.entries(files) as [ImportFileVariant, string][]) {
     if (scenarios.some((s) => s.file === variant) && readdirSync(runDir).every((f) => join(runDir, f) !== path)) {
       console.log(`[import] writing ${users.toLocaleString('en')} ${variant} users to ${path}`);
       await writeImportFile(path, users, variant);
@@ -73,6 +77,10 @@ export async function runImports(store: StoreKind, context: StoreRunContext): Pr
       }
     }
     measurements.push(measurement);
+    const update = measurements.find((m) => m.name === 'import-update');
+    if (scenario.name === 'import-merge' && update !== undefined) {
+      console.log(`[${store}] merge/replace: ${(measurement.usersPerSecond / update.usersPerSecond).toFixed(2)}× (${Math.round(measurement.usersPerSecond)} against ${Math.round(update.usersPerSecond)} users/s)`);
+    }
   }
   return { store, users, measurements };
 }

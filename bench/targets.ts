@@ -40,8 +40,10 @@ export const GOALS = {
 export const IMPORT_GOALS = {
   /** Users per second into an empty database, by store. */
   emptyPerSecond: { postgres: 20_000 } as Partial<Record<StoreKind, number>>,
-  /** Users per second with --on-conflict update over a full table, by store. */
+  /** Users per second with --on-conflict replace (an update before merge) over a full table, by store. */
   updatePerSecond: { postgres: 5_000 } as Partial<Record<StoreKind, number>>,
+  /** --on-conflict merge over a full table against replace, same run (issue 25). */
+  mergeRatio: 0.8,
   /** Seconds for 1,000,000 users into an empty database, by store. */
   millionSeconds: { postgres: 60, sqlite: 30 } as Record<StoreKind, number>,
   peakRssMB: 200,

@@ -18,9 +18,16 @@ export class ConfigError extends Error {
  * `changeFeed`: whether writes append change events (CHANGE_FEED, on by default).
  * Off only to measure what the feed costs: writes made with it off are missing
  * from the feed for good, so a consumer following it would miss them.
+ *
+ * `createDirectory` (SQLite): whether a missing folder of `path` may be created.
+ * Otherwise a path whose folder does not exist is refused before anything is
+ * opened (open-store.ts): a mistyped DATABASE_URL must not become a new, empty
+ * database. True with SQLITE_CREATE_DIRECTORY=true (the CLI's --create), and when
+ * DATABASE_URL is not set: the default ./data/users.db is nothing an operator
+ * could have mistyped, and a fresh checkout's `npm start` must work.
  */
 export type StoreConfig = { changeFeed: boolean } & (
-  | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous; secureDelete: SqliteSecureDelete }
+  | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous; secureDelete: SqliteSecureDelete; createDirectory: boolean }
   | { kind: 'postgres'; url: string; poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number }
 );
 
@@ -209,6 +216,7 @@ function storeConfig(env: Env): StoreConfig {
       path,
       synchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
       secureDelete: oneOf(env, 'SQLITE_SECURE_DELETE', ['ON', 'FAST', 'OFF'] as const, 'ON'),
+      createDirectory: bool(env, 'SQLITE_CREATE_DIRECTORY') || !env.DATABASE_URL,
       changeFeed,
     };
   }

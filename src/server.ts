@@ -20,7 +20,7 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openStore, storeLocation } from './store/open-store.js';
-import { describeOpenError, isDriverTypeQueryFailure } from './store/open-store-errors.js';
+import { describeOpenError, isDriverTypeQueryFailure, isDriverWriteAfterClose } from './store/open-store-errors.js';
 import type { UserStore } from './store/user-store.js';
 import { throttledWarning } from './observability/throttled-warning.js';
 
@@ -121,6 +121,16 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     }
     throw reason;
   });
+  // postgres.js's deferred write after a connection dropped (open-store-errors.ts) throws where nothing
+  // can catch it; the query on that connection has failed on its own. Anything else ends the process.
+  process.on('uncaughtException', (error) => {
+    if (isDriverWriteAfterClose(error)) {
+      app?.log.warn('PostgreSQL: a connection that had already dropped was written to; the write is dropped');
+      return;
+    }
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
 
   try {
     // Background work of the store (the feed's sequencer on PostgreSQL) retries by itself; its failures are logged, throttled.
@@ -139,18 +149,22 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   }
 }
 
+/** A configuration error, found as the settings are read or as the store is opened (a SQLite folder that does not exist): one line, exit 2. */
+function configurationError(error: ConfigError): never {
+  process.stderr.write(`user-service: configuration error: ${error.message}\n`);
+  process.exit(2);
+}
+
 function main(): void {
   let config: Readonly<Config>;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`user-service: configuration error: ${error.message}\n`);
-      process.exit(2);
-    }
+    if (error instanceof ConfigError) configurationError(error);
     throw error;
   }
   serve(config).catch((error: unknown) => {
+    if (error instanceof ConfigError) configurationError(error);
     process.stderr.write(`user-service: cannot start: ${startFailure(config, error)}\n`);
     process.exit(1);
   });

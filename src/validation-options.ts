@@ -8,7 +8,25 @@ import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { USER_FORMATS } from './users/user-formats.js';
 
+/**
+ * The schema keyword that says, in words, what a value of a `pattern` or a `format`
+ * must be: a noun phrase that completes "must be …" ("an email address such as
+ * name@example.com"). A 400's `detail` and `errors[].detail`, and an import report's
+ * reason, say this sentence (http/problem-handler.ts), never the regular expression,
+ * which stays in the OpenAPI document for other validators. Every request schema
+ * with a pattern or a format carries one (test/http/expected-values.test.ts).
+ * An `x-` name: an extension in OpenAPI 3.1, and an annotation to Ajv (declared below).
+ */
+export const EXPECTED_KEYWORD = 'x-expected';
+
+/** The keyword as a schema option: `Type.String({ pattern, ...expecting('a BCP 47 language tag such as en-US') })`. */
+export function expecting(sentence: string): { [EXPECTED_KEYWORD]: string } {
+  return { [EXPECTED_KEYWORD]: sentence };
+}
+
 export const AJV_OPTIONS = {
+  // An annotation only: Ajv knows it (strict mode refuses unknown keywords) and checks nothing with it.
+  keywords: [EXPECTED_KEYWORD] as string[],
   removeAdditional: false,
   coerceTypes: false,
   useDefaults: false,

@@ -20,20 +20,32 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.port, 8080);
-    assert.deepEqual(config.store, { kind: 'sqlite', path: './data/users.db', synchronous: 'FULL', secureDelete: 'ON', changeFeed: true });
+    // Its folder is created when missing: DATABASE_URL was not typed, so it cannot be a typo.
+    assert.deepEqual(config.store, { kind: 'sqlite', path: './data/users.db', synchronous: 'FULL', secureDelete: 'ON', createDirectory: true, changeFeed: true });
     assert.equal(config.bodyLimit, 65536);
     assert.ok(config.requestTimeoutMs > 0 && config.headersTimeoutMs > 0 && config.keepAliveTimeoutMs > 0);
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.store));
   });
 
   it('selects the store from DATABASE_URL', () => {
-    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).store, { kind: 'sqlite', path: ':memory:', synchronous: 'FULL', secureDelete: 'ON', changeFeed: true });
-    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'NORMAL' }).store, { kind: 'sqlite', path: '/tmp/x.db', synchronous: 'NORMAL', secureDelete: 'ON', changeFeed: true });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).store, { kind: 'sqlite', path: ':memory:', synchronous: 'FULL', secureDelete: 'ON', createDirectory: false, changeFeed: true });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SYNCHRONOUS: 'NORMAL' }).store, { kind: 'sqlite', path: '/tmp/x.db', synchronous: 'NORMAL', secureDelete: 'ON', createDirectory: false, changeFeed: true });
     assert.equal((loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_SECURE_DELETE: 'OFF' }).store as { secureDelete: string }).secureDelete, 'OFF');
     const pg = { poolMax: 10, statementTimeoutMs: 5000, connectTimeoutMs: 5000, changeFeed: true };
     assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).store, { kind: 'postgres', url: 'postgres://u@h/db', ...pg });
     assert.deepEqual(loadConfig({ DATABASE_URL: 'postgresql://u@h/db', PG_POOL_MAX: '3' }).store, { kind: 'postgres', url: 'postgresql://u@h/db', ...pg, poolMax: 3 });
     assert.equal(loadConfig({ CHANGE_FEED: 'off' }).store.changeFeed, false);
+  });
+
+  it('creates the folder of a typed SQLite path only when SQLITE_CREATE_DIRECTORY=true; the default path\'s always', () => {
+    const createDirectory = (env: Record<string, string>) => (loadConfig(env).store as { createDirectory: boolean }).createDirectory;
+    assert.equal(createDirectory({ DATABASE_URL: 'sqlite:./dta/users.db' }), false);
+    assert.equal(createDirectory({ DATABASE_URL: 'sqlite:./dta/users.db', SQLITE_CREATE_DIRECTORY: 'false' }), false);
+    assert.equal(createDirectory({ DATABASE_URL: 'sqlite:./dta/users.db', SQLITE_CREATE_DIRECTORY: 'true' }), true);
+    assert.equal(createDirectory({ DATABASE_URL: 'sqlite:./data/users.db' }), false, 'typed, even as the default, it may be a typo');
+    assert.equal(createDirectory({}), true);
+    assert.equal(createDirectory({ DATABASE_URL: '' }), true, 'empty is unset, as everywhere in the configuration');
+    for (const value of ['yes', 'TRUE', '1']) assert.equal(settingOf({ DATABASE_URL: 'sqlite:/tmp/x.db', SQLITE_CREATE_DIRECTORY: value }), 'SQLITE_CREATE_DIRECTORY', value);
   });
 
   it('names the setting of every bad value', () => {

@@ -3,7 +3,7 @@
  * SQLite file, or PostgreSQL's host, port and database, never a password.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -20,6 +20,8 @@ describe('the start-up log names the store', () => {
   it('SQLite: the absolute path of the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'user-service-store-log-'));
     try {
+      // A typed path's folder must exist (a missing one is refused as a likely typo: cli/sqlite-folder.test.ts).
+      mkdirSync(join(dir, 'here'));
       const child = await startChildServer({ cwd: dir, env: { DATABASE_URL: 'sqlite:./here/users.db' } });
       children.push(child);
       const lines = storeLines(child);

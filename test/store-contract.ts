@@ -253,7 +253,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
         const changed = newUser({ username: a.username, email_address: a.email_address, legacy_ids: ['imp:a', 'imp:a2'], display_name: 'New' });
         const same = { ...b, uid: newUser().uid };
         const spanning = newUser({ username: a.username, legacy_ids: ['imp:b'] });
-        const outcomes = await store.importUsers([changed, same, spanning], 'update', at);
+        const outcomes = await store.importUsers([changed, same, spanning], 'replace', at);
         assert.deepEqual(outcomes, [{ status: 'updated', uid: a.uid }, { status: 'unchanged', uid: b.uid }, { status: 'conflict', key: 'legacy_id' }]);
         const updated = await store.findByKey('uid', a.uid);
         assert.deepEqual(updated, { ...a, legacy_ids: ['imp:a', 'imp:a2'], display_name: 'New', updated_at: at, version: 2 });
@@ -285,7 +285,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
           const at = now();
           const renamed = { ...newUser({ username: 'intra.new', email_address: holder.email_address, legacy_ids: ['intra:new-id'] }), uid: holder.uid };
           const taker = newUser({ username: 'INTRA.OLD', legacy_ids: ['intra:old-id'] });
-          assert.deepEqual(statuses(await store.importUsers([renamed, taker], 'update', at)), ['updated', 'created']);
+          assert.deepEqual(statuses(await store.importUsers([renamed, taker], 'replace', at)), ['updated', 'created']);
           assert.deepEqual(await store.findByKey('uid', holder.uid), { ...holder, username: 'intra.new', legacy_ids: ['intra:new-id'], updated_at: at, version: 2 });
           assert.equal((await store.findByKey('username', 'intra.old'))?.uid, taker.uid);
           assert.equal((await store.findByKey('legacy_id', 'intra:old-id'))?.uid, taker.uid);
@@ -301,7 +301,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
             { ...b, legacy_ids: ['swap:a'] }, // frees swap:b, takes swap:a from a
             newUser({ legacy_ids: ['swap:b'] }),
           ];
-          const outcomes = await store.importUsers(batch, 'update', at);
+          const outcomes = await store.importUsers(batch, 'replace', at);
           assert.deepEqual(statuses(outcomes), ['updated', 'updated', 'created']);
           assert.equal((await store.findByKey('legacy_id', 'swap:c'))?.uid, a.uid);
           assert.equal((await store.findByKey('legacy_id', 'swap:a'))?.uid, b.uid);
@@ -313,7 +313,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
           const created = newUser({ legacy_ids: ['intra:fresh'] });
           const at = now();
           const batch = [created, { ...created, uid: uuidv7(), display_name: 'Changed' }, { ...created, uid: uuidv7(), display_name: 'Changed' }];
-          assert.deepEqual(await store.importUsers(batch, 'update', at), [
+          assert.deepEqual(await store.importUsers(batch, 'replace', at), [
             { status: 'created', uid: created.uid },
             { status: 'updated', uid: created.uid },
             { status: 'unchanged', uid: created.uid },
@@ -325,7 +325,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
         it('update: the same existing user changed twice in one batch ends at version + 2 with the last record\'s fields', async () => {
           const user = await store.create(newUser({ display_name: 'v1' }));
           const at = now();
-          const outcomes = await store.importUsers([{ ...user, display_name: 'v2' }, { ...user, display_name: 'v3', legacy_ids: ['intra:twice'] }], 'update', at);
+          const outcomes = await store.importUsers([{ ...user, display_name: 'v2' }, { ...user, display_name: 'v3', legacy_ids: ['intra:twice'] }], 'replace', at);
           assert.deepEqual(statuses(outcomes), ['updated', 'updated']);
           assert.deepEqual(await store.findByKey('uid', user.uid), { ...user, display_name: 'v3', legacy_ids: ['intra:twice'], updated_at: at, version: 3 });
         });
@@ -334,7 +334,7 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
           const existing = await store.create(newUser());
           const fresh = newUser();
           const spanning = newUser({ username: existing.username, email_address: fresh.email_address });
-          assert.deepEqual(statuses(await store.importUsers([fresh, spanning], 'update', now())), ['created', 'conflict:email_address']);
+          assert.deepEqual(statuses(await store.importUsers([fresh, spanning], 'replace', now())), ['created', 'conflict:email_address']);
           assert.deepEqual(await store.findByKey('uid', existing.uid), existing);
           assert.deepEqual(await store.findByKey('uid', fresh.uid), fresh);
         });
@@ -417,9 +417,9 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
         await store.replace(user.uid, (current) => ({ ...current, display_name: null }), new Date().toISOString());
         await expectStored(user.uid);
         const imported = newUser({ legacy_ids: ['rep-4'] });
-        await store.importUsers([imported], 'update', new Date().toISOString());
+        await store.importUsers([imported], 'replace', new Date().toISOString());
         await expectStored(imported.uid);
-        await store.importUsers([{ ...imported, display_name: 'Changed' }], 'update', new Date().toISOString());
+        await store.importUsers([{ ...imported, display_name: 'Changed' }], 'replace', new Date().toISOString());
         await expectStored(imported.uid);
         assert.equal(((await store.lookup('uid', imported.uid)).value as { json: string }).json.includes('"version":2'), true);
       });

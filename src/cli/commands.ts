@@ -5,14 +5,12 @@
  * service is loaded only by the commands that build it (serve, openapi), so the
  * store commands start faster and use less memory.
  */
-import { resolve } from 'node:path';
 import { loadConfig } from '../config.js';
 import { migrateStore, openStore } from '../store/open-store.js';
 import { UsageError, type ParsedArguments } from './arguments.js';
 import { exportUsers } from './export-command.js';
-import { importUsers, summaryLine } from './import-command.js';
-import { formatOf } from './record-reader.js';
-import { ALL_SETTINGS, pickSettings, STORE_SETTINGS } from './settings.js';
+import { DEFAULT_BATCH_SIZE, IMPORT_OPTIONS, runImport } from './import-run.js';
+import { ALL_SETTINGS, EXISTING_STORE_SETTINGS, pickSettings, STORE_SETTINGS } from './settings.js';
 
 export interface Command {
   summary: string;
@@ -23,42 +21,6 @@ export interface Command {
   settings: readonly string[];
   /** Resolves with the exit code, or -1 to keep running (serve). */
   run(args: ParsedArguments, config: () => ReturnType<typeof loadConfig>): Promise<number>;
-}
-
-const ON_CONFLICT = ['skip', 'fail', 'update'] as const;
-
-/**
- * Records per transaction unless --batch-size says otherwise. On SQLite a commit
- * writes every B-tree page the batch touched to the WAL, and keys in file order
- * are scattered over the index, so larger batches write each page for more
- * records: 5,000 imported twice as fast as 1,000. PostgreSQL gains nothing above
- * 1,000, and its larger batches only cost memory (docs/performance.md, "Import").
- */
-const DEFAULT_BATCH_SIZE = { sqlite: 5000, postgres: 1000 } as const;
-
-async function runImport({ options, positionals }: ParsedArguments, config: () => ReturnType<typeof loadConfig>): Promise<number> {
-  const file = positionals[0];
-  if (positionals.length !== 1 || file === undefined) throw new UsageError('import takes exactly one FILE');
-  const onConflict = String(options['on-conflict'] ?? 'skip') as (typeof ON_CONFLICT)[number];
-  if (!ON_CONFLICT.includes(onConflict)) throw new UsageError('--on-conflict must be skip, fail or update');
-  const { store: storeConfig, idempotencyTtlMs } = config();
-  const runKey = options['idempotency-key'];
-  if (runKey !== undefined && (typeof runKey !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(runKey))) throw new UsageError('--idempotency-key must be 1–200 visible ASCII characters');
-  const batchSize = Number(options['batch-size'] ?? DEFAULT_BATCH_SIZE[storeConfig.kind]);
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) throw new UsageError('--batch-size must be an integer from 1 to 100000');
-  const format = formatOf(file, options.format === undefined ? undefined : String(options.format));
-  const reportPath = String(options.report ?? `${file}.report.jsonl`);
-  if (resolve(reportPath) === resolve(file)) throw new UsageError('--report must not name the input file');
-  const store = await openStore(storeConfig, { bulkWrites: true });
-  try {
-    const started = Date.now();
-    const idempotency = runKey === undefined ? {} : { idempotency: { key: runKey, ttlMs: idempotencyTtlMs } };
-    const summary = await importUsers(store, { file, format, onConflict, reportPath, batchSize, progress: process.stderr, ...idempotency });
-    process.stdout.write(`${summaryLine(summary, (Date.now() - started) / 1000)}\n`);
-    return summary.rejected > 0 ? 1 : 0;
-  } finally {
-    await store.close();
-  }
 }
 
 export const COMMANDS: Record<string, Command> = {
@@ -86,26 +48,34 @@ export const COMMANDS: Record<string, Command> = {
   },
   import: {
     summary: 'load users from a JSON Lines or CSV file',
-    usage: 'user-service import FILE [--format jsonl|csv] [--on-conflict skip|fail|update] [--report FILE] [--batch-size N] [--idempotency-key KEY] [options]',
-    options: { format: 'value', 'on-conflict': 'value', report: 'value', 'batch-size': 'value', 'idempotency-key': 'value' },
+    usage: 'user-service import FILE [--format jsonl|csv] [--on-conflict skip|fail|merge|replace] [--map FROM=TO,…] [--extra-columns attributes] [--delimiter C] [--report FILE] [--batch-size N] [--idempotency-key KEY] [options]',
+    options: IMPORT_OPTIONS,
     optionsHelp: [
       '  --format jsonl|csv               file format (default: by extension, .csv is CSV)',
-      '  --on-conflict skip|fail|update   what a record whose key exists does (default skip)',
-      '  --report FILE                    refused and skipped lines, as JSON Lines (default FILE.report.jsonl;',
-      '                                   replaced by each run, removed when there is nothing to report)',
+      '  --on-conflict MODE               what a record whose keys an existing user holds does:',
+      '                                     skip (default): leave the user, report the line',
+      '                                     fail: stop at that line',
+      '                                     merge (or update): change only the members or non-empty cells the record has',
+      '                                     replace: make the user the record; what it lacks is reset to its default',
+      '  --map FROM=TO,…                  CSV: read column FROM as TO (--map email=email_address,Surname=family_name)',
+      '  --extra-columns attributes       CSV: keep columns the import does not know as members of attributes',
+      "  --delimiter C                    CSV: the cell delimiter, one character or tab (default ',')",
+      '  --report FILE                    refused and skipped lines, as JSON Lines (default FILE.report.jsonl, or in the',
+      '                                   temporary folder when FILE\'s folder cannot be written; removed when empty)',
       `  --batch-size N                   records per transaction (default ${DEFAULT_BATCH_SIZE.sqlite} on SQLite, ${DEFAULT_BATCH_SIZE.postgres} on PostgreSQL)`,
-      '  --idempotency-key KEY            make the run safe to repeat: a later run with KEY (after a crash) replays',
-      '                                   the batches this one committed instead of writing them again',
+      '  --idempotency-key KEY            the run\'s key (default: a new one, printed): a later run with KEY (after a',
+      '                                   crash or a stop) replays the batches this one committed and writes the rest',
     ].join('\n'),
     settings: [...STORE_SETTINGS, 'IDEMPOTENCY_TTL_S'],
-    run: runImport,
+    // The raw arguments (the command's name first) make the command that resumes an interrupted run.
+    run: (args, config) => runImport(args, config, process.argv.slice(2)),
   },
   export: {
     summary: 'write every user of an existing database, in uid order, as JSON Lines or CSV, and the change-feed position it reflects',
     usage: 'user-service export [--format jsonl|csv] [options] > users.jsonl',
     options: { format: 'value' },
     optionsHelp: '  --format jsonl|csv   output format (default jsonl)',
-    settings: STORE_SETTINGS,
+    settings: EXISTING_STORE_SETTINGS,
     async run({ options }, config) {
       const format = String(options.format ?? 'jsonl');
       if (format !== 'jsonl' && format !== 'csv') throw new UsageError('--format must be jsonl or csv');

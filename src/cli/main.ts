@@ -7,6 +7,7 @@
  * one line on stderr, never a stack: exit 2 for usage and configuration, 1 else.
  */
 import { ConfigError } from '../config.js';
+import { isDriverWriteAfterClose } from '../store/open-store-errors.js';
 import { parseArguments, UsageError } from './arguments.js';
 import { COMMANDS, configFor } from './commands.js';
 import { settingsHelp } from './settings.js';
@@ -28,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(help(rest[0]));
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
   const args = parseArguments(rest, command.options, command.settings, process.env);
   if (args.help) {
@@ -38,14 +39,28 @@ async function main(argv: string[]): Promise<number> {
   return command.run(args, configFor(command, args.env));
 }
 
+// postgres.js can throw from a deferred write after a connection dropped mid-command; the
+// command's own query has already failed and said so (open-store-errors.ts).
+process.on('uncaughtException', (error) => {
+  if (isDriverWriteAfterClose(error)) return;
+  process.stderr.write(`user-service: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}\n`);
+  process.exit(1);
+});
+
+/** A finished command whose output is written exits even if a dropped connection left a handle open. */
+const EXIT_GRACE_MS = 10_000;
+
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exitCode = code;
+    if (code < 0) return; // serve: runs until a signal
+    process.exitCode = code;
+    setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
   },
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`user-service: ${error.message}\nRun user-service --help for usage.\n`);
     else if (error instanceof ConfigError) process.stderr.write(`user-service: configuration error: ${error.message}\n`);
     else process.stderr.write(`user-service: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}\n`);
     process.exitCode = error instanceof UsageError || error instanceof ConfigError ? 2 : 1;
+    setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   },
 );

@@ -12,6 +12,8 @@ import cliProgress from 'cli-progress';
 
 export interface Progress {
   update(records: number, bytesRead: number): void;
+  /** Writes a line of its own without breaking the bar (on a terminal: above it). */
+  note(line: string): void;
   finish(): void;
 }
 
@@ -58,6 +60,11 @@ export function createProgress(stream: NodeJS.WriteStream, totalBytes: number, l
       if (now - lastSample < SAMPLE_MS) return;
       lastSample = now;
       draw();
+    },
+    note(line) {
+      // On a terminal the bar's line is cleared, the note takes it, and the bar is drawn again below.
+      stream.write(interactive ? `\r\x1b[2K${line}\n` : `${line}\n`);
+      if (interactive) draw();
     },
     /** Draws the latest figures and ends the bar (its line stays; a plain line is written). */
     finish() {

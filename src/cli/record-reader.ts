@@ -1,9 +1,8 @@
 /**
  * Reads an import file as a stream of records with their line numbers: JSON
- * Lines (one object per line; blank lines skipped) or CSV (a header row; the
- * `legacy_ids` column is `;`-separated, `attributes` holds JSON, `profile` a JSON
- * object whose members become the record's, `active` is `true` or `false`; empty
- * cells are omitted). Memory stays flat whatever the file's size.
+ * Lines (one object per line; blank lines skipped) or CSV (a header row checked
+ * before any record, and cells read as csv-columns.ts says). Memory stays flat
+ * whatever the file's size.
  *
  * Contract: every record of the file comes out exactly once, in file order,
  * either parsed or as an error naming its line. A malformed line or row never
@@ -16,9 +15,15 @@ import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
+import { CellError, HeaderError, planColumns, type ColumnOptions, type ColumnPlan } from './csv-columns.js';
 import { InputFileError, describeFileError } from './input-file-error.js';
 
 export type ImportFormat = 'jsonl' | 'csv';
+
+/** How a CSV file is read: its delimiter (one character) and what its columns mean. */
+export interface CsvOptions extends ColumnOptions {
+  delimiter: string;
+}
 
 export type FileRecord = { line: number; record: unknown } | { line: number; error: string };
 
@@ -53,64 +58,68 @@ async function* jsonLines(input: NodeJS.ReadableStream): AsyncGenerator<FileReco
   }
 }
 
-/** A CSV row as a record: typed cells converted, empty cells left out. Throws when the attributes or profile cell is not JSON. */
-function csvRecord(row: Record<string, string>): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  for (const [column, cell] of Object.entries(row)) {
-    if (cell === '') continue;
-    if (column === 'legacy_ids') record[column] = cell.split(';');
-    else if (column === 'attributes') record[column] = JSON.parse(cell) as unknown;
-    else if (column === 'profile') Object.assign(record, profileCell(cell));
-    else if (column === 'active' && (cell === 'true' || cell === 'false')) record[column] = cell === 'true';
-    else if (column === 'version' && /^[0-9]+$/.test(cell)) record[column] = Number(cell);
-    else record[column] = cell;
-  }
-  return record;
-}
-
-/** The members of a `profile` cell; a cell that is not a JSON object is an error of its row. */
-function profileCell(cell: string): Record<string, unknown> {
-  const value = JSON.parse(cell) as unknown;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new SyntaxError('the profile cell is not a JSON object');
-  return value as Record<string, unknown>;
-}
-
 interface CsvSkip {
   line: number;
   error: string;
 }
 
-async function* csvRows(input: NodeJS.ReadableStream): AsyncGenerator<FileRecord> {
+/** A CSV row as a record: each cell read by its column's reader, empty cells left out. */
+function csvRecord(plan: ColumnPlan, row: readonly string[]): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  row.forEach((cell, i) => {
+    if (cell !== '') plan.readers[i]!(record, cell);
+  });
+  return record;
+}
+
+async function* csvRows(input: NodeJS.ReadableStream, options: CsvOptions): AsyncGenerator<FileRecord> {
   // Skipped records, in file order; each is emitted before the first parsed record after it.
   const skipped: CsvSkip[] = [];
+  let plan: ColumnPlan | undefined;
   const parser = parse({
-    columns: true,
+    columns: false,
+    delimiter: options.delimiter,
     info: true,
     skip_empty_lines: true,
     bom: true,
+    // A quote inside a cell that does not start with one is text (`Bob "The" Builder`), as HR exports write it.
+    relax_quotes: true,
     skip_records_with_error: true,
     on_skip: (error) => {
-      skipped.push({ line: Number(error?.lines ?? 0), error: `the CSV row cannot be read: ${error?.message ?? 'unknown error'}` });
+      const line = Number(error?.lines ?? 0);
+      // One outcome per record: a record the parser fails twice is reported once.
+      if (skipped.at(-1)?.line !== line) skipped.push({ line, error: `the CSV row cannot be read: ${error?.message ?? 'unknown error'}` });
       return undefined;
     },
   });
   // pipeline() hands a read error of the file to the parser, which ends the iteration with it.
   const piping = pipeline(input, parser);
   piping.catch(() => {}); // surfaced by the iteration below
-  for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    if (plan === undefined) {
+      // The header: checked once, before any row is read (a HeaderError ends the import here).
+      if (skipped.length > 0 && skipped[0]!.line <= info.lines) throw new HeaderError(`the header row cannot be read (${skipped[0]!.error}). Nothing was imported.`);
+      plan = planColumns(record, options);
+      continue;
+    }
     while (skipped.length > 0 && skipped[0]!.line < info.lines) yield skipped.shift()!;
     try {
-      yield { line: info.lines, record: csvRecord(record) };
-    } catch {
-      yield { line: info.lines, error: 'the attributes or profile cell is not a valid JSON object' };
+      yield { line: info.lines, record: csvRecord(plan, record) };
+    } catch (error) {
+      if (!(error instanceof CellError)) throw error;
+      yield { line: info.lines, error: error.message };
     }
   }
   await piping;
+  if (plan === undefined) {
+    // No record came out: the file is empty, or its only record is a header the parser refused.
+    throw new HeaderError(skipped[0] !== undefined ? `the header row cannot be read (${skipped[0].error}). Nothing was imported.` : 'the file has no header row (it is empty). Nothing was imported.');
+  }
   yield* skipped;
 }
 
 /** Opens the file first, so a missing or unreadable file is one InputFileError before anything is read. */
-export async function openRecords(path: string, format: ImportFormat): Promise<RecordSource> {
+export async function openRecords(path: string, format: ImportFormat, csv: CsvOptions = { delimiter: ',', map: new Map(), extraToAttributes: false }): Promise<RecordSource> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -123,7 +132,7 @@ export async function openRecords(path: string, format: ImportFormat): Promise<R
     throw new InputFileError(path, 'is a directory');
   }
   const input = handle.createReadStream();
-  const records = format === 'csv' ? csvRows(input) : jsonLines(input);
+  const records = format === 'csv' ? csvRows(input, csv) : jsonLines(input);
   return {
     records: readErrorsAsInputErrors(path, records),
     size: stat.size,
@@ -132,11 +141,11 @@ export async function openRecords(path: string, format: ImportFormat): Promise<R
   };
 }
 
-/** An error that ends the file early (a read error, a CSV header csv-parse refuses) becomes an InputFileError naming the file. */
+/** An error that ends the file early (a read error, a header that does not fit) becomes an InputFileError naming the file. */
 async function* readErrorsAsInputErrors(path: string, records: AsyncGenerator<FileRecord>): AsyncGenerator<FileRecord> {
   try {
     yield* records;
   } catch (error) {
-    throw new InputFileError(path, describeFileError(error));
+    throw new InputFileError(path, error instanceof HeaderError ? error.message : describeFileError(error));
   }
 }

@@ -10,6 +10,7 @@ export const SETTINGS: readonly [env: string, help: string][] = [
   ['DATABASE_URL', 'sqlite:PATH, sqlite::memory: or postgres://… (default sqlite:./data/users.db)'],
   ['SQLITE_SYNCHRONOUS', 'FULL (default) or NORMAL'],
   ['SQLITE_SECURE_DELETE', 'ON (default: deleted data is overwritten with zeros), FAST or OFF'],
+  ['SQLITE_CREATE_DIRECTORY', 'true to create the missing folder of a sqlite: path (default false: refused, as a likely typo; the default ./data is always made)'],
   ['PG_POOL_MAX', 'PostgreSQL connections per instance (default 10)'],
   ['PG_STATEMENT_TIMEOUT_MS', 'PostgreSQL statement timeout (default 5000; at least 100)'],
   ['PG_CONNECT_TIMEOUT_MS', 'PostgreSQL connect timeout (default 5000)'],
@@ -48,18 +49,34 @@ export const SETTINGS: readonly [env: string, help: string][] = [
   ['EVENTS_NATS_SUBJECT_PREFIX', 'subjects are PREFIX.user.created etc. (default users.events)'],
 ];
 
-/** What the commands that only open the store (migrate, import, export) use. */
-export const STORE_SETTINGS: readonly string[] = ['DATABASE_URL', 'SQLITE_SYNCHRONOUS', 'SQLITE_SECURE_DELETE', 'PG_POOL_MAX', 'PG_STATEMENT_TIMEOUT_MS', 'PG_CONNECT_TIMEOUT_MS', 'CHANGE_FEED'];
+/** What the commands that only open the store (migrate, import) use. */
+export const STORE_SETTINGS: readonly string[] = ['DATABASE_URL', 'SQLITE_SYNCHRONOUS', 'SQLITE_SECURE_DELETE', 'SQLITE_CREATE_DIRECTORY', 'PG_POOL_MAX', 'PG_STATEMENT_TIMEOUT_MS', 'PG_CONNECT_TIMEOUT_MS', 'CHANGE_FEED'];
+
+/** What export uses: it opens an existing database only and creates nothing, so it has nothing to create a folder for. */
+export const EXISTING_STORE_SETTINGS: readonly string[] = STORE_SETTINGS.filter((name) => name !== 'SQLITE_CREATE_DIRECTORY');
+
+/**
+ * Flags that stand for a setting's value (`--create` is `--sqlite-create-directory true`).
+ * A command takes such a flag exactly when it takes the setting; the last of the two given wins.
+ */
+export const SETTING_FLAGS: ReadonlyMap<string, readonly [env: string, value: string]> = new Map([['--create', ['SQLITE_CREATE_DIRECTORY', 'true'] as const]]);
 
 export const ALL_SETTINGS: readonly string[] = SETTINGS.map(([env]) => env);
 
 export const optionName = (env: string) => `--${env.toLowerCase().replace(/_/g, '-')}`;
 
-/** The help lines of `names`, in the order of SETTINGS. */
+/** The help lines of `names`, in the order of SETTINGS, each followed by the flags that stand for it. */
 export function settingsHelp(names: readonly string[]): string {
   const shown = SETTINGS.filter(([env]) => names.includes(env));
   const width = Math.max(...shown.map(([env]) => optionName(env).length));
-  return shown.map(([env, help]) => `  ${optionName(env).padEnd(width)}  ${help} [${env}]`).join('\n');
+  return shown
+    .flatMap(([env, help]) => [
+      `  ${optionName(env).padEnd(width)}  ${help} [${env}]`,
+      ...[...SETTING_FLAGS]
+        .filter(([, [setting]]) => setting === env)
+        .map(([flag, [, value]]) => `  ${flag.padEnd(width)}  the same as ${optionName(env)} ${value}`),
+    ])
+    .join('\n');
 }
 
 /** Only the variables named in `names`: a command's configuration is never refused for a setting it does not use. */

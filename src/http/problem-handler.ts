@@ -5,12 +5,15 @@
  * answered as `internal-error` without its message, stack, SQL or driver text.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PROBLEM_CONTENT_TYPE, ProblemError, problemDocument, type ProblemItem, type ProblemType } from './problems.js';
-import { pointerToken } from '../json-pointer.js';
+import { PROBLEM_CONTENT_TYPE, ProblemError, problemDocument, type ProblemType } from './problems.js';
+import { bodyValidationItems, describe, listedItems, queryValidationItems, type AjvError } from './validation-items.js';
 import { describeCause } from '../observability/error-log.js';
 import { createStoreSpace, type StoreSpace } from '../observability/store-space.js';
 import type { RequestStep } from './request-steps.js';
 import { StoreFullError, StoreUnavailableError } from '../store/store-errors.js';
+
+// The items of a failed validation are made in validation-items.ts; the import command and PATCH use them from here too.
+export { bodyValidationItems, describe, listedItems, type AjvError } from './validation-items.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,84 +25,15 @@ declare module 'fastify' {
 /** Seconds a client should wait before retrying while the store is down. */
 const STORE_RETRY_AFTER_S = '1';
 
-const READ_ONLY_FIELDS = new Set(['uid', 'created_at', 'updated_at', 'version']);
-
-export interface AjvError {
-  keyword: string;
-  instancePath: string;
-  schemaPath: string;
-  params: Record<string, unknown>;
-  message?: string;
-  /** With `verbose`: the keyword's value (for `not`, the schema that must not hold). */
-  schema?: unknown;
-  /** With `verbose`: the value that failed. */
-  data?: unknown;
-  parentSchema?: { description?: string };
-}
-
-function bodyItem(e: AjvError): ProblemItem | undefined {
-  // Branch failures of a union are summarised by the union's own error.
-  if (e.schemaPath.includes('/anyOf/')) return undefined;
-  switch (e.keyword) {
-    case 'additionalProperties': {
-      const name = String(e.params.additionalProperty);
-      const pointer = `${e.instancePath}/${pointerToken(name)}`;
-      const detail = e.instancePath === '' && READ_ONLY_FIELDS.has(name) ? 'is read-only; the service assigns it' : 'is not a known field';
-      return { pointer, detail };
-    }
-    case 'required':
-      return { pointer: `${e.instancePath}/${pointerToken(String(e.params.missingProperty))}`, detail: 'is required' };
-    case 'format':
-    case 'anyOf':
-      return { pointer: e.instancePath, detail: `is not valid: ${e.parentSchema?.description ?? `expected format ${String(e.params.format)}`}` };
-    case 'type':
-      return { pointer: e.instancePath, detail: `must be of type ${String(e.params.type)}` };
-    case 'not': {
-      // The schemas use `not` only as "these members must not all be present" (legacy_id and legacy_ids).
-      const [first, ...others] = ((e.schema as { required?: string[] } | undefined)?.required ?? []).map(String);
-      if (first !== undefined) return { pointer: `${e.instancePath}/${pointerToken(first)}`, detail: `cannot be sent together with ${others.join(', ')}` };
-      return { pointer: e.instancePath, detail: 'is not valid' };
-    }
-    default:
-      return { pointer: e.instancePath, detail: e.message ?? 'is not valid' };
-  }
-}
-
-function queryItem(e: AjvError): ProblemItem {
-  if (e.keyword === 'additionalProperties') return { parameter: String(e.params.additionalProperty), detail: 'is not a known parameter' };
-  const parameter = e.instancePath.slice(1);
-  if (e.keyword === 'type' && Array.isArray(e.data)) return { parameter, detail: 'must be given once' };
-  if (e.keyword === 'minLength') return { parameter, detail: 'must not be empty' };
-  return { parameter, detail: `is not valid: ${e.parentSchema?.description ?? e.message ?? 'see the OpenAPI document'}` };
-}
-
-/** The `errors` entries (JSON pointers) of a failed body validation. */
-export function bodyValidationItems(errors: AjvError[]): ProblemItem[] {
-  return errors.map(bodyItem).filter((item): item is ProblemItem => item !== undefined);
-}
-
-/** Most `errors` items a problem lists: a hostile body can fail one rule thousands of times. */
-const MAX_ERROR_ITEMS = 100;
-
-/** The items a problem lists, the last saying how many more there were. */
-export function listedItems(items: ProblemItem[]): ProblemItem[] {
-  if (items.length <= MAX_ERROR_ITEMS) return items;
-  return [...items.slice(0, MAX_ERROR_ITEMS), { pointer: '', detail: `and ${items.length - MAX_ERROR_ITEMS} more errors` }];
-}
-
 /** Maps a request-validation failure to its problem. */
 function validationProblem(error: FastifyError): ProblemError {
   const errors = (error.validation ?? []) as unknown as AjvError[];
   if (error.validationContext === 'querystring') {
-    const items = listedItems(errors.map(queryItem));
+    const items = listedItems(queryValidationItems(errors));
     return new ProblemError('invalid-query', describe(items), { errors: items });
   }
   const items = listedItems(bodyValidationItems(errors));
   return new ProblemError('validation-failed', describe(items), { errors: items });
-}
-
-export function describe(items: ProblemItem[]): string {
-  return items.map((item) => `${'pointer' in item ? item.pointer || '(body)' : item.parameter} ${item.detail}`).join('; ');
 }
 
 /** Fastify's own client errors, by code, with a detail that names no internals. */

@@ -27,12 +27,11 @@ const SCIM_TYPES: Record<string, ScimType> = {
 
 /**
  * A validation problem's items as SCIM clients name things (`name.givenName`, not
- * `/name/given_name`); a pattern's regular expression is left out where a sentence
- * says the same of that member.
+ * `/name/given_name`). Their details are already sentences, never a pattern
+ * (http/validation-items.ts).
  */
 function scimItems(items: { pointer?: string; detail: string }[]): string[] {
-  const explained = new Set(items.filter((item) => !item.detail.startsWith('must match pattern')).map((item) => item.pointer));
-  return items.filter((item) => !(item.detail.startsWith('must match pattern') && explained.has(item.pointer))).map((item) => `${scimPathOf(item.pointer ?? '')} ${item.detail}`);
+  return items.map((item) => `${scimPathOf(item.pointer ?? '')} ${item.detail}`);
 }
 
 export function scimErrorBody(status: number, detail: string, scimType?: ScimType): string {

@@ -11,7 +11,7 @@
  * deleted and inserted, so one statement can apply them without an ordering.
  */
 import { keysOf, type KeyEntry, type User } from '../users/user.js';
-import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from './import-plan.js';
+import { planImport, updatedUser, updateOutcome, type Holder, type ImportOutcome, type ImportUser, type OnConflict } from './import-plan.js';
 
 /** What the store holds, read at the start of the batch. */
 export interface BatchSnapshot {
@@ -73,7 +73,7 @@ function checkSnapshot(snapshot: BatchSnapshot): void {
   }
 }
 
-export function planBatch(users: readonly User[], onConflict: OnConflict, now: string, snapshot: BatchSnapshot): BatchPlan {
+export function planBatch(users: readonly ImportUser[], onConflict: OnConflict, now: string, snapshot: BatchSnapshot): BatchPlan {
   checkSnapshot(snapshot);
   const owner = new Map<string, string>(snapshot.holders.map((h) => [slot(h.key, h.value), h.uid]));
   const current = new Map<string, User>(snapshot.users.map((u) => [u.uid, u]));
@@ -105,16 +105,14 @@ export function planBatch(users: readonly User[], onConflict: OnConflict, now: s
     }
     const existing = current.get(plan.uid);
     if (existing === undefined) throw new StaleSnapshotError(`the row of holder ${plan.uid} was not read`);
-    const next = updatedUser(user, existing, now);
-    if (next === undefined) {
-      outcomes.push({ status: 'unchanged', uid: existing.uid });
-      continue;
-    }
+    const update = updatedUser(user, existing, now, onConflict);
+    outcomes.push(updateOutcome(existing.uid, update));
+    if (!('next' in update) || update.next === undefined) continue;
+    const { next } = update;
     for (const entry of keysOfUser(existing)) owner.delete(slot(entry.key, entry.value));
     for (const entry of keysOfUser(next)) owner.set(slot(entry.key, entry.value), next.uid);
     current.set(next.uid, next);
     if (!created.has(next.uid)) changed.add(next.uid);
-    outcomes.push({ status: 'updated', uid: next.uid });
   }
   return { outcomes, writes: netWrites(snapshot, current, created, changed) };
 }

@@ -101,3 +101,15 @@ export function isDriverTypeQueryFailure(error: unknown): boolean {
   const query = (error as { query?: unknown }).query;
   return typeof query === 'string' && query.includes('pg_catalog.pg_type') && query.includes('typarray');
 }
+
+/**
+ * Whether `error` is postgres.js (3.4) writing to a connection whose socket is already gone: a
+ * write it deferred with setImmediate runs after the connection closed (`socket` is null), and
+ * throws where no caller can catch it. The query on that connection has already failed with the
+ * connection's own error, so the throw carries nothing more; it must not end the process.
+ */
+export function isDriverWriteAfterClose(error: unknown): boolean {
+  if (!(error instanceof TypeError) || !/^Cannot read properties of null \(reading '(write|end|destroy)'\)$/.test(error.message)) return false;
+  const top = error.stack?.split('\n')[1] ?? '';
+  return /[\\/]postgres[\\/](src|cjs[\\/]src|cf[\\/]src)[\\/]connection\.js:/.test(top);
+}

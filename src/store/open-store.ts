@@ -2,7 +2,9 @@
  * Opens the store that the configuration names. Each backend's driver is loaded
  * only when chosen: the SQLite path never loads the PostgreSQL driver.
  */
-import type { StoreConfig } from '../config.js';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { ConfigError, type StoreConfig } from '../config.js';
 import { describeOpenError } from './open-store-errors.js';
 import type { UserStore } from './user-store.js';
 
@@ -17,8 +19,30 @@ export interface OpenStoreOptions {
   onBackgroundError?: (error: unknown) => void;
 }
 
-/** Opens the store; a failure is one line naming DATABASE_URL and the cause in words (open-store-errors.ts). */
+/**
+ * Refuses a SQLite path whose folder does not exist, unless the configuration lets it be
+ * created (`createDirectory`: SQLITE_CREATE_DIRECTORY, --create, or the default path):
+ * a ConfigError (exit 2) thrown before anything is opened or made, so a mistyped
+ * DATABASE_URL never becomes an empty database beside the real one. A missing file in
+ * an existing folder is a first start, and is created.
+ */
+function refuseMissingSqliteFolder(config: StoreConfig): void {
+  if (config.kind !== 'sqlite' || config.path === ':memory:' || config.createDirectory) return;
+  const folder = dirname(config.path);
+  if (existsSync(folder)) return;
+  throw new ConfigError(
+    'DATABASE_URL',
+    `the folder of the SQLite database ${config.path} does not exist (${resolve(folder)}); nothing was created. Check the path, or set SQLITE_CREATE_DIRECTORY=true (on the command line: --create) to create the folder`,
+  );
+}
+
+/**
+ * Opens the store; a failure is one line naming DATABASE_URL and the cause in words
+ * (open-store-errors.ts). A SQLite path in a missing folder is a ConfigError unless
+ * its creation was asked for; `mustExist` refuses it as it refuses a missing file.
+ */
 export async function openStore(config: StoreConfig, options: OpenStoreOptions = {}): Promise<UserStore> {
+  if (options.mustExist !== true) refuseMissingSqliteFolder(config);
   try {
     return await openConfiguredStore(config, options);
   } catch (error) {
@@ -36,6 +60,7 @@ async function openConfiguredStore(config: StoreConfig, options: OpenStoreOption
         secureDelete: config.secureDelete,
         changeFeed: config.changeFeed,
         mustExist: options.mustExist === true,
+        createDirectory: config.createDirectory,
         bulkWrites: options.bulkWrites === true,
       });
     }
@@ -55,11 +80,12 @@ export interface MigrationResult {
 
 /** Applies the pending migrations of the configured store and closes it again; failures are worded as openStore's. */
 export async function migrateStore(config: StoreConfig): Promise<MigrationResult> {
+  refuseMissingSqliteFolder(config);
   try {
     switch (config.kind) {
       case 'sqlite': {
         const { migrateSqliteFile } = await import('./sqlite/sqlite-migrations.js');
-        return migrateSqliteFile(config.path);
+        return migrateSqliteFile(config.path, { createDirectory: config.createDirectory });
       }
       case 'postgres': {
         const { migratePostgresUrl } = await import('./postgres/postgres-migrations.js');

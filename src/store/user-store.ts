@@ -25,7 +25,7 @@ import type { EventOrigin } from '../events/event-origin.js';
 import type { Leadership } from '../events/leadership.js';
 import type { LookupKey, User, UserFields } from '../users/user.js';
 import type { UserRepresentation } from '../users/user-representation.js';
-import type { ImportOutcome, OnConflict } from './import-plan.js';
+import type { ImportOutcome, ImportUser, OnConflict } from './import-plan.js';
 import type { PageMark } from './page-marks.js';
 
 /** Decides, inside the write's transaction, whether the write may proceed given the current user. */
@@ -148,11 +148,11 @@ export interface UserStore {
    * Writes a batch of users (an import) in one transaction and returns one outcome
    * per user, in order. Each user is all or nothing. Users carry their uid and
    * timestamps (an export keeps them); a user whose uid or keys are held is
-   * planned by planImport() (import-plan.ts): a conflict, or with `update` a
-   * replacement of the single holder. With `fail` the batch stops at the first
+   * planned by planImport() (import-plan.ts): a conflict, or with `merge` or
+   * `replace` an update of the single holder (updatedUser()). With `fail` the batch stops at the first
    * conflict: the outcomes end with it, and the users after it are not attempted.
    */
-  importUsers(users: User[], onConflict: OnConflict, now: string, idempotency?: BatchIdempotency, origin?: EventOrigin): Promise<ImportOutcome[]>;
+  importUsers(users: readonly ImportUser[], onConflict: OnConflict, now: string, idempotency?: BatchIdempotency, origin?: EventOrigin): Promise<ImportOutcome[]>;
 
   /** At most `limit` users matching the filter, in uid order after `after`, with the position the page reflects. */
   search(page: SearchPage): Promise<Positioned<User[]>>;

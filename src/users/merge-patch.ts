@@ -14,7 +14,8 @@ export function applyMergePatch(target: Json | undefined, patch: Json): Json {
   const result: Record<string, Json> = isObject(target) ? { ...target } : {};
   for (const [name, value] of Object.entries(patch)) {
     if (value === null) delete result[name];
-    else result[name] = applyMergePatch(result[name], value);
+    // Own members only, defined rather than assigned: a member named `__proto__` is data like any other.
+    else Object.defineProperty(result, name, { value: applyMergePatch(Object.hasOwn(result, name) ? result[name] : undefined, value), enumerable: true, writable: true, configurable: true });
   }
   return result;
 }

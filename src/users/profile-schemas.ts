@@ -4,7 +4,8 @@
  * as merge-patched (objects nullable and merged, arrays replaced) and as answered.
  */
 import { Type, type TSchema } from 'typebox';
-import { EMAIL_ADDRESS_PATTERN } from './user-formats.js';
+import { expecting } from '../validation-options.js';
+import { EMAIL_ADDRESS_EXPECTED, EMAIL_ADDRESS_PATTERN } from './user-formats.js';
 
 /** Longest value of a one-line profile string (a title, a department, a name part). */
 export const PROFILE_TEXT_MAX = 256;
@@ -20,9 +21,9 @@ const Nullable = <T extends TSchema>(schema: T, description?: string) => {
 const EntryType = Type.String({ minLength: 1, maxLength: 64, description: 'A label such as `work`, `home`, `mobile` or `other`.' });
 
 /** A BCP 47 language tag as IdPs send them (`en`, `en-US`, `zh-Hant-TW`); `_` is accepted as in `en_US`. */
-const LANGUAGE_TAG_PATTERN = '^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$';
+const LanguageTag = { pattern: '^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$', ...expecting('a BCP 47 language tag such as en-US') };
 /** An IANA time zone name (`Europe/Paris`, `America/Argentina/Buenos_Aires`, `UTC`). */
-const TIMEZONE_PATTERN = '^[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)*$';
+const TimeZone = { pattern: '^[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)*$', ...expecting('an IANA time zone name such as Europe/Paris') };
 
 const NameWritten = Type.Object(
   {
@@ -38,7 +39,7 @@ const NameWritten = Type.Object(
 
 const EmailWritten = Type.Object(
   {
-    value: Type.String({ format: 'email-address', minLength: 3, maxLength: 254, pattern: EMAIL_ADDRESS_PATTERN }),
+    value: Type.String({ format: 'email-address', minLength: 3, maxLength: 254, pattern: EMAIL_ADDRESS_PATTERN, ...expecting(EMAIL_ADDRESS_EXPECTED) }),
     type: Type.Optional(EntryType),
     primary: Type.Optional(Type.Boolean({ description: 'Derived: true for the entry equal to `email_address`. May be sent back as read; it is recomputed.' })),
   },
@@ -47,7 +48,7 @@ const EmailWritten = Type.Object(
 
 const PhoneWritten = Type.Object(
   {
-    value: Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\p{Cc}]+$', description: 'As given, preferably E.164 (`+15555550100`).' }),
+    value: Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\p{Cc}]+$', ...expecting('a phone number without control characters, such as +15555550100'), description: 'As given, preferably E.164 (`+15555550100`).' }),
     type: Type.Optional(EntryType),
     primary: Type.Optional(Type.Boolean()),
   },
@@ -85,9 +86,9 @@ const scalars = {
   nick_name: Text('Casual name.'),
   title: Text('Job title.'),
   user_type: Text('Relationship to the organisation, such as `Employee` or `Contractor`.'),
-  preferred_language: Type.String({ minLength: 2, maxLength: 35, pattern: LANGUAGE_TAG_PATTERN, description: 'A BCP 47 language tag (`en-US`).' }),
-  locale: Type.String({ minLength: 2, maxLength: 35, pattern: LANGUAGE_TAG_PATTERN, description: 'A BCP 47 language tag for formatting (`en-US`).' }),
-  timezone: Type.String({ minLength: 1, maxLength: 64, pattern: TIMEZONE_PATTERN, description: 'An IANA time zone name (`Europe/Paris`).' }),
+  preferred_language: Type.String({ minLength: 2, maxLength: 35, ...LanguageTag, description: 'A BCP 47 language tag (`en-US`).' }),
+  locale: Type.String({ minLength: 2, maxLength: 35, ...LanguageTag, description: 'A BCP 47 language tag for formatting (`en-US`).' }),
+  timezone: Type.String({ minLength: 1, maxLength: 64, ...TimeZone, description: 'An IANA time zone name (`Europe/Paris`).' }),
   employee_number: Text('Employee number (enterprise extension).'),
   cost_center: Text('Cost centre (enterprise extension).'),
   organization: Text('Organisation (enterprise extension).'),

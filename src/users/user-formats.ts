@@ -33,6 +33,9 @@ const DOMAIN_LABEL = new RegExp(`^${LABEL_SOURCE}$`, 'u');
  */
 export const EMAIL_ADDRESS_PATTERN = `^(?=.{1,64}@)${LOCAL_PART_SOURCE}@${LABEL_SOURCE}(?:\\.${LABEL_SOURCE})+$`;
 
+/** What an email address must be, in words: a 400 and an import report say this, never the pattern above. */
+export const EMAIL_ADDRESS_EXPECTED = 'an email address such as name@example.com (at most 254 characters, at most 64 before the @, a domain of at least two labels)';
+
 /**
  * `local@domain`: at most 254 characters, local part at most 64, a domain of at
  * least two labels. Quoted local parts and address literals are not accepted:

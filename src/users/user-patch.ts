@@ -15,14 +15,22 @@ import { ReplaceUserBody, type UserPatch } from './user-schemas.js';
 
 const validateReplacement = compileValidator(ReplaceUserBody);
 
-/** The fields after `patch`, or undefined when it changes nothing. Throws the 400 of an invalid result. */
-export function patchedFields(current: User, patch: UserPatch): UserFields | undefined {
+/**
+ * The fields after `patch`, or undefined when it changes nothing. Throws the 400 of an invalid result.
+ * `membersValid`: every member of `patch` already passed the user schema (an import record does),
+ * so the merged user needs only the checks that span members (toUserFields: attributes' size, one
+ * primary entry, emails against email_address), not the schema again: a valid user with valid
+ * members merged in is valid member by member, as merging keeps each member's shape and depth.
+ */
+export function patchedFields(current: User, patch: UserPatch, membersValid = false): UserFields | undefined {
   const merged = applyMergePatch(fieldsOf(current) as unknown as Json, patch as unknown as Json) as Record<string, unknown>;
   // Defaults are written as null or []: a PUT body omits them, as a removed optional field takes its default.
   for (const [key, value] of Object.entries(merged)) if (value === null || (Array.isArray(value) && value.length === 0)) delete merged[key];
   // `primary` of emails is derived from email_address (user-profile.ts): the stored flags are not input.
   if (Array.isArray(merged.emails)) merged.emails = (merged.emails as { primary?: boolean }[]).map(({ primary: _derived, ...entry }) => entry);
-  return validatedFields(current, merged, 'The patched user');
+  if (!membersValid) return validatedFields(current, merged, 'The patched user');
+  const fields = toUserFields(merged as ReplaceUserBody);
+  return sameFields(fields, current) ? undefined : fields;
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import { Type, type Static } from 'typebox';
 import { named } from '../http/openapi/api-document.js';
-import { EMAIL_ADDRESS_PATTERN, LEGACY_ID_PATTERN, USERNAME_PATTERN } from './user-formats.js';
+import { expecting } from '../validation-options.js';
+import { EMAIL_ADDRESS_EXPECTED, EMAIL_ADDRESS_PATTERN, LEGACY_ID_PATTERN, USERNAME_PATTERN } from './user-formats.js';
 import { profileAnswered, profilePatch, profileWritten } from './profile-schemas.js';
 
 export const USERNAME_MAX = 64;
@@ -25,6 +26,7 @@ const Username = Type.String({
   minLength: 1,
   maxLength: USERNAME_MAX_AS_SENT,
   pattern: USERNAME_PATTERN,
+  ...expecting(`1–${USERNAME_MAX} Unicode letters, combining marks, digits and . _ - @ + (such as alice)`),
   description: `1–${USERNAME_MAX} Unicode letters, combining marks, digits and \`. _ - @ +\` (counted after NFC; at most ${USERNAME_MAX_AS_SENT} code points as sent). Unique case-insensitively (RFC 8265 UsernameCaseMapped).`,
   examples: ['alice'],
 });
@@ -34,6 +36,7 @@ const EmailAddress = Type.String({
   minLength: 3,
   maxLength: 254,
   pattern: EMAIL_ADDRESS_PATTERN,
+  ...expecting(EMAIL_ADDRESS_EXPECTED),
   description: '`local@domain`, at most 254 characters (local part at most 64, a dot-atom; a domain of at least two labels). Stored as given; unique case-insensitively over the whole address.',
   examples: ['Alice.Liddell+news@Example.com'],
 });
@@ -43,6 +46,7 @@ const LegacyId = Type.String({
   minLength: 1,
   maxLength: 128,
   pattern: LEGACY_ID_PATTERN,
+  ...expecting('1–128 printable characters with no control or format characters and no leading or trailing space (such as crm:77)'),
   description: '1–128 printable characters (colons, slashes and inner spaces allowed; no control or format characters, no leading or trailing space). Matched exactly.',
   examples: ['crm:77'],
 });
@@ -64,7 +68,18 @@ const Attributes = Type.Object({}, {
 });
 
 const ExternalId = Type.Union(
-  [Type.String({ format: 'legacy-id', minLength: 1, maxLength: 256, pattern: LEGACY_ID_PATTERN, description: 'Printable characters, matched exactly.' }), Type.Null()],
+  [
+    Type.String({
+      format: 'legacy-id',
+      minLength: 1,
+      maxLength: 256,
+      pattern: LEGACY_ID_PATTERN,
+      // The legacy-id format counts at most 128 code points: the sentence says what is enforced.
+      ...expecting('1–128 printable characters with no control or format characters and no leading or trailing space'),
+      description: 'Printable characters, matched exactly.',
+    }),
+    Type.Null(),
+  ],
   {
     description:
       "The provisioning client's id for the user (SCIM `externalId`): unique across users and matched exactly, like a legacy id; null (the default) when none. Separate from `legacy_ids`: an identity provider owns it and may change it.",
@@ -78,11 +93,12 @@ const Active = Type.Boolean({
 
 export const Uid = Type.String({
   format: 'uuid',
+  ...expecting('a UUID such as 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f'),
   description: 'Canonical ID: a lower-case UUIDv7 assigned by the service. Read-only.',
   examples: ['01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f'],
 });
 
-export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds. Read-only.' });
+export const Timestamp = Type.String({ format: 'date-time', ...expecting('an RFC 3339 date-time such as 2026-11-21T10:00:00.000Z'), description: 'RFC 3339 UTC with milliseconds. Read-only.' });
 export const Version = Type.Integer({ minimum: 1, description: '1 on create, +1 on every accepted write. Read-only.' });
 
 const writableFields = {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { STORE_SETTINGS, SETTINGS, optionName } from '../../src/cli/settings.js';
+import { EXISTING_STORE_SETTINGS, STORE_SETTINGS, SETTINGS, optionName } from '../../src/cli/settings.js';
 import { ADMIN_URL, postgresSkipReason } from '../helpers/postgres.js';
 import { parseSummary } from './import-summary.js';
 import { runCli } from './run-cli.js';
@@ -43,7 +43,7 @@ describe('user-service CLI', () => {
     const top = await runCli(['--help']);
     assert.equal(top.code, 0);
     const allOptions = SETTINGS.map(([env]) => optionName(env));
-    const expected: Record<string, string[]> = { serve: allOptions, migrate: STORE_SETTINGS.map(optionName), import: [...STORE_SETTINGS, 'IDEMPOTENCY_TTL_S'].map(optionName), export: STORE_SETTINGS.map(optionName), openapi: [] };
+    const expected: Record<string, string[]> = { serve: allOptions, migrate: STORE_SETTINGS.map(optionName), import: [...STORE_SETTINGS, 'IDEMPOTENCY_TTL_S'].map(optionName), export: EXISTING_STORE_SETTINGS.map(optionName), openapi: [] };
     for (const [command, shown] of Object.entries(expected)) {
       assert.match(top.stdout, new RegExp(`\\n  ${command} `));
       const help = await runCli([command, '--help']);
@@ -53,8 +53,9 @@ describe('user-service CLI', () => {
       assert.deepEqual(listed, shown, `${command} --help lists exactly the settings it uses`);
     }
     const importHelp = (await runCli(['import', '--help'])).stdout;
-    assert.match(importHelp, /--on-conflict skip\|fail\|update/);
+    assert.match(importHelp, /--on-conflict skip\|fail\|merge\|replace/);
     assert.doesNotMatch(importHelp, /--auth-mode|--port/);
+    assert.match(importHelp, /\n  --create +the same as --sqlite-create-directory true\n/, 'a flag that stands for a setting is listed with it');
   });
 
   it('refuses unknown commands, unknown options, settings a command does not use, and bad settings with exit code 2 and one line', async () => {
@@ -62,6 +63,19 @@ describe('user-service CLI', () => {
       const result = await runCli(args);
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, /^user-service: /);
+    }
+  });
+
+  it('refuses an option given twice, in any spelling of it, instead of taking the last one', async () => {
+    const db = `sqlite:${join(dir, 'twice.db')}`;
+    for (const [args, says] of [
+      [['import', 'x.jsonl', '--on-conflict', 'skip', '--on-conflict=replace'], /--on-conflict is given twice/],
+      [['import', 'x.jsonl', '--database-url', db, '--database-url', 'sqlite::memory:'], /--database-url is given twice/],
+      [['migrate', '--database-url', db, '--create', '--sqlite-create-directory', 'false'], /--sqlite-create-directory is given twice/],
+    ] as const) {
+      const result = await runCli([...args]);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, says);
     }
   });
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { createTestDatabaseUrl, describeEachStore, openTestStoreAt, type StoreKind, type TestDatabaseUrl } from '../helpers/stores.js';
+import { storedUsers } from './stored-users.js';
 import { parseSummary } from './import-summary.js';
 import { runCli } from './run-cli.js';
 
@@ -36,14 +37,7 @@ function mixedFile(dir: string): string {
 
 const readReport = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 
-async function allUsers(kind: StoreKind, url: string) {
-  const store = await openTestStoreAt(kind, url);
-  try {
-    return (await store.search({ filter: {}, limit: 10_000 })).value;
-  } finally {
-    await store.close();
-  }
-}
+const allUsers = storedUsers;
 
 describeEachStore('user-service import and export', (kind) => {
   let dir: string;
@@ -105,7 +99,7 @@ describeEachStore('user-service import and export', (kind) => {
     assert.equal(existsSync(report), false, 'the previous report is removed');
   });
 
-  it('--on-conflict update replaces the user holding the keys', async () => {
+  it('--on-conflict update (merge) changes the user holding the keys', async () => {
     const file = join(dir, 'changed.jsonl');
     writeFileSync(file, JSON.stringify({ ...GOOD[2], display_name: 'Carol C.' }));
     const result = await runCli(['import', file, '--database-url', db.databaseUrl, '--on-conflict', 'update']);

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import type { ImportSummary } from '../../src/cli/import-command.js';
 
 /** The counts of the line, and the report file it names (undefined for "nothing to report"); `replayed` only when the line names it. */
-export type ParsedSummary = Omit<ImportSummary, 'stoppedAt' | 'replayed'> & { replayed?: number };
+export type ParsedSummary = Omit<ImportSummary, 'stoppedAt' | 'replayed' | 'lastLine' | 'cleared' | 'interrupted'> & { replayed?: number };
 
-const LINE = /^created (\d+), updated (\d+), unchanged (\d+), skipped (\d+), rejected (\d+) \((\d+) records in [\d.]+ s, \d+\/s\)(?:; (\d+) of them as recorded by an earlier run with this --idempotency-key)?(?:; stopped at line \d+ \(--on-conflict fail\))?; (?:refused and skipped lines: (.+)|nothing to report)$/m;
+const LINE = /^created (\d+), updated (\d+), unchanged (\d+), skipped (\d+), rejected (\d+) \((\d+) records? in [\d.]+ s, \d+\/s\)(?:; (\d+) of them as recorded by an earlier run with this --idempotency-key)?(?:; stopped at line \d+ \(--on-conflict fail\))?; (?:refused and skipped lines: (.+)|nothing to report)$/m;
 
 /** The summary of `stdout`; asserts that created + updated + unchanged + skipped + rejected = records. */
 export function parseSummary(stdout: string): ParsedSummary {

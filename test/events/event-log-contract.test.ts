@@ -134,7 +134,7 @@ describeEachStore('change feed storage', (kind) => {
     const now = new Date().toISOString();
     const outcomes = await store.importUsers(
       [fresh, { ...newUser({ username: existing.username, email_address: existing.email_address }), display_name: 'After' }, { ...newUser({ username: same.username, email_address: same.email_address }) }],
-      'update',
+      'replace',
       now,
     );
     assert.deepEqual(outcomes.map((o) => o.status), ['created', 'updated', 'unchanged']);

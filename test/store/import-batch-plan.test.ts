@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { planBatch, type BatchWrites } from '../../src/store/import-batch-plan.js';
-import { planImport, updatedUser, type ImportOutcome, type OnConflict } from '../../src/store/import-plan.js';
+import { planImport, updatedUser, updateOutcome, type ImportOutcome, type ImportUser, type OnConflict } from '../../src/store/import-plan.js';
 import { withDefaults, keysOf, type User } from '../../src/users/user.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -28,6 +28,11 @@ const userArb = fc.record({
   version: fc.constantFrom(1, 2),
   external_id: fc.constantFrom(null, 'X1', 'X2'),
 }).map((user) => withDefaults(user));
+
+/** A record of a merge: a user and the members of it the record carried (always its username and email address, as an import requires). */
+const mergeRecordArb = fc
+  .tuple(userArb, fc.subarray(['legacy_ids', 'display_name', 'attributes', 'external_id'] as const))
+  .map(([user, carried]): ImportUser => ({ ...user, given: Object.fromEntries(['username', 'email_address', ...carried].map((key) => [key, user[key as keyof User]])) }));
 
 /** The users and key owners of a store. */
 interface Store {
@@ -61,7 +66,7 @@ function put(store: Store, user: User): void {
 }
 
 /** The oracle: one record at a time, each seeing the writes before it. */
-function oneByOne(store: Store, users: User[], onConflict: OnConflict): ImportOutcome[] {
+function oneByOne(store: Store, users: ImportUser[], onConflict: OnConflict): ImportOutcome[] {
   const outcomes: ImportOutcome[] = [];
   for (const user of users) {
     const holders = [
@@ -79,9 +84,9 @@ function oneByOne(store: Store, users: User[], onConflict: OnConflict): ImportOu
       put(store, user);
       outcomes.push({ status: 'created', uid: user.uid });
     } else {
-      const next = updatedUser(user, store.users.get(plan.uid)!, NOW);
-      if (next) put(store, next);
-      outcomes.push({ status: next ? 'updated' : 'unchanged', uid: plan.uid });
+      const update = updatedUser(user, store.users.get(plan.uid)!, NOW, onConflict);
+      if ('next' in update && update.next) put(store, update.next);
+      outcomes.push(updateOutcome(plan.uid, update));
     }
   }
   return outcomes;
@@ -113,8 +118,8 @@ function apply(store: Store, writes: BatchWrites): void {
   }
 }
 
-/** What the store's holders query returns for the batch, and with `update` the holders' rows. */
-function snapshotOf(store: Store, users: User[], onConflict: OnConflict) {
+/** What the store's holders query returns for the batch, and with `merge` or `replace` the holders' rows. */
+function snapshotOf(store: Store, users: ImportUser[], onConflict: OnConflict) {
   const holders = [
     ...users.filter((u) => store.users.has(u.uid)).map((u) => ({ key: 'uid' as const, value: u.uid, uid: u.uid })),
     ...users.flatMap((u) => keysOf(u)).flatMap((k) => {
@@ -122,14 +127,18 @@ function snapshotOf(store: Store, users: User[], onConflict: OnConflict) {
       return uid === undefined ? [] : [{ key: k.key, value: k.value, uid }];
     }),
   ];
-  const rows = onConflict === 'update' ? [...new Set(holders.map((h) => h.uid))].map((uid) => store.users.get(uid)!) : [];
+  const rows = onConflict === 'merge' || onConflict === 'replace' ? [...new Set(holders.map((h) => h.uid))].map((uid) => store.users.get(uid)!) : [];
   return { holders, users: rows };
 }
 
 describe('planBatch', () => {
-  it('gives the outcomes and the end state of importing the records one by one, for skip, fail and update', () => {
+  it('gives the outcomes and the end state of importing the records one by one, for skip, fail, merge and replace', () => {
+    const caseArb = fc.oneof(
+      fc.tuple(fc.array(userArb, { minLength: 1, maxLength: 8 }), fc.constantFrom<OnConflict>('skip', 'fail', 'replace')),
+      fc.tuple(fc.array(mergeRecordArb, { minLength: 1, maxLength: 8 }), fc.constant<OnConflict>('merge')),
+    );
     fc.assert(
-      fc.property(fc.array(userArb, { maxLength: 5 }), fc.array(userArb, { minLength: 1, maxLength: 8 }), fc.constantFrom<OnConflict>('skip', 'fail', 'update'), (existing, batch, onConflict) => {
+      fc.property(fc.array(userArb, { maxLength: 5 }), caseArb, (existing, [batch, onConflict]) => {
         const start = storeOf(existing);
         const expected = clone(start);
         const expectedOutcomes = oneByOne(expected, batch, onConflict);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StoreConfig } from '../../src/config.js';
-import { describeOpenError, storeLocation } from '../../src/store/open-store-errors.js';
+import { describeOpenError, isDriverWriteAfterClose, storeLocation } from '../../src/store/open-store-errors.js';
 import { StoreUnavailableError } from '../../src/store/store-errors.js';
 
 const postgresAt = (url: string): StoreConfig => ({ kind: 'postgres', url, poolMax: 1, statementTimeoutMs: 1000, connectTimeoutMs: 1000, changeFeed: true });
@@ -33,7 +33,7 @@ describe('store errors in words', () => {
   });
 
   it('SQLite failures name the file', () => {
-    const sqlite: StoreConfig = { kind: 'sqlite', path: '/srv/users.db', synchronous: 'FULL', secureDelete: 'ON', changeFeed: true };
+    const sqlite: StoreConfig = { kind: 'sqlite', path: '/srv/users.db', synchronous: 'FULL', secureDelete: 'ON', createDirectory: false, changeFeed: true };
     assert.equal(describeOpenError(sqlite, Object.assign(new Error('file is not a database'), { code: 'SQLITE_NOTADB' })), 'DATABASE_URL: the SQLite database /srv/users.db is not a SQLite database');
     assert.equal(describeOpenError(sqlite, new Error('x'), true), 'DATABASE_URL: the SQLite database /srv/users.db does not exist');
   });
@@ -41,6 +41,17 @@ describe('store errors in words', () => {
   it('storeLocation gives the SQLite path, or host, port and database of PostgreSQL, without credentials', () => {
     assert.deepEqual(storeLocation(postgresAt('postgres://svc:hunter2@db.internal:6543/users')), { store: 'postgres', host: 'db.internal', port: '6543', database: 'users' });
     assert.deepEqual(storeLocation(postgresAt('postgres://svc@db.internal')), { store: 'postgres', host: 'db.internal', port: '5432', database: 'svc' });
-    assert.deepEqual(storeLocation({ kind: 'sqlite', path: '/srv/users.db', synchronous: 'FULL', secureDelete: 'ON', changeFeed: true }), { store: 'sqlite', path: '/srv/users.db' });
+    assert.deepEqual(storeLocation({ kind: 'sqlite', path: '/srv/users.db', synchronous: 'FULL', secureDelete: 'ON', createDirectory: false, changeFeed: true }), { store: 'sqlite', path: '/srv/users.db' });
+  });
+});
+
+describe('isDriverWriteAfterClose', () => {
+  const thrown = (message: string, frame: string) => Object.assign(new TypeError(message), { stack: `TypeError: ${message}\n    at ${frame}\n    at process.processImmediate (node:internal/timers:491:21)` });
+  it("matches postgres.js's deferred write to a closed connection, and nothing else", () => {
+    assert.equal(isDriverWriteAfterClose(thrown("Cannot read properties of null (reading 'write')", 'nextWrite (/srv/node_modules/postgres/src/connection.js:255:22)')), true);
+    assert.equal(isDriverWriteAfterClose(thrown("Cannot read properties of null (reading 'write')", 'nextWrite (/srv/node_modules/postgres/cjs/src/connection.js:255:22)')), true);
+    assert.equal(isDriverWriteAfterClose(thrown("Cannot read properties of null (reading 'write')", 'flush (/srv/dist/src/http/reply.js:10:3)')), false, 'our own code');
+    assert.equal(isDriverWriteAfterClose(thrown("Cannot read properties of null (reading 'uid')", 'x (/srv/node_modules/postgres/src/connection.js:9:1)')), false, 'another property');
+    assert.equal(isDriverWriteAfterClose(new Error("Cannot read properties of null (reading 'write')")), false, 'not a TypeError');
   });
 });

@@ -24,7 +24,7 @@ import type postgres from 'postgres';
 import type { TransactionSql } from 'postgres';
 import { displayNameKey, emailKeysOf, type User } from '../../users/user.js';
 import { keysOfUser, planBatch, StaleSnapshotError, type BatchSnapshot, type BatchWrites } from '../import-batch-plan.js';
-import type { ImportOutcome, OnConflict } from '../import-plan.js';
+import type { ImportOutcome, ImportUser, OnConflict } from '../import-plan.js';
 import { profileColumn } from '../../users/user-profile.js';
 import { HOLDERS_AND_LOCKED_ROWS_SQL, HOLDERS_SQL, KEY_COLUMNS, NESTED_LOOPS_SQL, textArrayLiteral, USER_COLUMNS, WRITE_SQL } from './postgres-bulk-sql.js';
 import { isUniqueViolation } from './postgres-errors.js';
@@ -49,11 +49,11 @@ export interface BulkImportOptions {
 
 type HolderRow = { key: string; value: string; uid: string };
 
-/** Holders of the batch's uids and keys, and with `update` their rows, locked (postgres-bulk-sql.ts). */
-async function readSnapshot(tx: TransactionSql, users: readonly User[], onConflict: OnConflict): Promise<BatchSnapshot> {
+/** Holders of the batch's uids and keys, and with `merge` or `replace` their rows, locked (postgres-bulk-sql.ts). */
+async function readSnapshot(tx: TransactionSql, users: readonly ImportUser[], onConflict: OnConflict): Promise<BatchSnapshot> {
   const keys = users.flatMap((u) => keysOfUser(u));
   const params = [users.map((u) => u.uid), keys.map((k) => k.key), keys.map((k) => k.value)];
-  if (onConflict !== 'update') {
+  if (onConflict === 'skip' || onConflict === 'fail') {
     const rows = await tx.unsafe<HolderRow[]>(HOLDERS_SQL, params, { prepare: false });
     return { holders: rows.map(holderOf), users: [] };
   }
@@ -133,7 +133,7 @@ async function indexEmails(tx: TransactionSql, writes: BatchWrites): Promise<voi
   await tx`INSERT INTO user_emails (value, uid) SELECT * FROM unnest(${rows.map((r) => r[0])}::text[], ${rows.map((r) => r[1])}::uuid[]) ORDER BY 1`;
 }
 
-async function importOnce(tx: TransactionSql, users: readonly User[], onConflict: OnConflict, now: string, { feed, origin }: BulkImportOptions): Promise<ImportOutcome[]> {
+async function importOnce(tx: TransactionSql, users: readonly ImportUser[], onConflict: OnConflict, now: string, { feed, origin }: BulkImportOptions): Promise<ImportOutcome[]> {
   const planning = tx.unsafe(NESTED_LOOPS_SQL).execute(); // sent together with the read: no round trip of its own
   const snapshot = await readSnapshot(tx, users, onConflict);
   await planning;
@@ -166,7 +166,7 @@ async function underKey(tx: TransactionSql, key: BatchIdempotency | undefined, w
 /** Imports `users` (one batch) with the outcomes of UserStore.importUsers. */
 export async function importBatch(
   sql: postgres.Sql,
-  users: readonly User[],
+  users: readonly ImportUser[],
   onConflict: OnConflict,
   now: string,
   options: BulkImportOptions,

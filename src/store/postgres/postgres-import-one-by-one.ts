@@ -7,12 +7,11 @@
  */
 import type { TransactionSql } from 'postgres';
 import type { EventOrigin } from '../../events/event-origin.js';
-import type { User } from '../../users/user.js';
-import { planImport, updatedUser, type ImportOutcome, type OnConflict } from '../import-plan.js';
+import { planImport, updatedUser, updateOutcome, type ImportOutcome, type ImportUser, type OnConflict } from '../import-plan.js';
 import { KeyConflictError } from '../store-errors.js';
 import { holdersOf, insertUser, lockCurrent, replaceUser, type Feed } from './postgres-user-writes.js';
 
-async function importOne(tx: TransactionSql, user: User, onConflict: OnConflict, now: string, feed: Feed, origin: EventOrigin): Promise<ImportOutcome> {
+async function importOne(tx: TransactionSql, user: ImportUser, onConflict: OnConflict, now: string, feed: Feed, origin: EventOrigin): Promise<ImportOutcome> {
   const plan = planImport(await holdersOf(tx, user), onConflict);
   if (plan.action === 'conflict') return { status: 'conflict', key: plan.key };
   try {
@@ -23,9 +22,9 @@ async function importOne(tx: TransactionSql, user: User, onConflict: OnConflict,
       }
       const found = await lockCurrent(sp, plan.uid);
       if (found.status !== 'ok') throw new KeyConflictError('username');
-      const next = updatedUser(user, found.value, now);
-      if (next) await replaceUser(sp, next, feed, origin);
-      return { status: next ? 'updated' : 'unchanged', uid: found.value.uid };
+      const update = updatedUser(user, found.value, now, onConflict);
+      if ('next' in update && update.next) await replaceUser(sp, update.next, feed, origin);
+      return updateOutcome(found.value.uid, update);
     });
   } catch (error) {
     // Another writer took a key between the holder check and the write.
@@ -35,7 +34,7 @@ async function importOne(tx: TransactionSql, user: User, onConflict: OnConflict,
 }
 
 /** The outcomes of `users`, in order; with `fail` they end at the first conflict. */
-export async function importOneByOne(tx: TransactionSql, users: readonly User[], onConflict: OnConflict, now: string, feed: Feed, origin: EventOrigin): Promise<ImportOutcome[]> {
+export async function importOneByOne(tx: TransactionSql, users: readonly ImportUser[], onConflict: OnConflict, now: string, feed: Feed, origin: EventOrigin): Promise<ImportOutcome[]> {
   const outcomes: ImportOutcome[] = [];
   for (const user of users) {
     const outcome = await importOne(tx, user, onConflict, now, feed, origin);

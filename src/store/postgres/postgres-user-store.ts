@@ -16,7 +16,7 @@ import { prefixUpperBound } from '../../users/canonical.js';
 import { keysOf, type LookupKey, type UniqueKey, type User } from '../../users/user.js';
 import { representationOf } from '../../users/user-representation.js';
 import { AbandonedWrite, IdempotencyKeyTaken, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
-import type { OnConflict } from '../import-plan.js';
+import type { ImportUser, OnConflict } from '../import-plan.js';
 import type { BatchIdempotency, Change, IdempotencyRecord, PendingIdempotency, Positioned, Precondition, SearchFilter, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
 import { postgresEventLog } from './postgres-event-log.js';
 import { postgresLeadership } from './postgres-leadership.js';
@@ -212,7 +212,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       );
     },
 
-    async importUsers(users: User[], onConflict: OnConflict, now: string, key?: BatchIdempotency, origin: EventOrigin = IMPORT_ORIGIN) {
+    async importUsers(users: readonly ImportUser[], onConflict: OnConflict, now: string, key?: BatchIdempotency, origin: EventOrigin = IMPORT_ORIGIN) {
       const bulk = { feed, origin, retries: options.importRetries ?? 3, ...(options.onImportFallback ? { onFallback: options.onImportFallback } : {}) };
       return written(run(() => importBatch(sql, users, onConflict, now, bulk, key)));
     },

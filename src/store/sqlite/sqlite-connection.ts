@@ -1,6 +1,6 @@
 /**
- * Opening a SQLite database file the one way this service does: its folder made,
- * WAL, `synchronous` set explicitly (it is per connection and not stored in the
+ * Opening a SQLite database file the one way this service does: its folder made
+ * only when asked, WAL, `synchronous` set explicitly (it is per connection and not stored in the
  * file: FULL fsyncs the WAL at every commit), foreign keys on, a busy timeout.
  */
 import { mkdirSync } from 'node:fs';
@@ -17,6 +17,12 @@ export interface SqliteConnectionOptions {
   busyTimeoutMs?: number;
   /** Open an existing database only: neither the file nor its folder is created (SQLITE_CANTOPEN otherwise). */
   mustExist?: boolean;
+  /**
+   * Create the file's folder (and its parents) when missing. Off by default: the file
+   * itself is created in an existing folder, but a missing folder is SQLITE_CANTOPEN,
+   * so a mistyped path never makes folders (open-store.ts refuses it first, in words).
+   */
+  createDirectory?: boolean;
   /**
    * For a process that writes in large batches (an import): checkpoint the WAL
    * into the database every 20,000 pages instead of SQLite's 1,000, so a page
@@ -49,10 +55,10 @@ export function configureConnection(db: BetterSqlite3.Database, options: SqliteC
   if (options.bulkWrites) db.pragma('wal_autocheckpoint = 20000');
 }
 
-/** Opens (creating if needed, unless `mustExist`) `path`, or an in-memory database for `:memory:`. */
+/** Opens (creating the file if needed, unless `mustExist`; its folder only with `createDirectory`) `path`, or an in-memory database for `:memory:`. */
 export function openSqliteDatabase(path: string, options: SqliteConnectionOptions = {}): BetterSqlite3.Database {
   const mustExist = options.mustExist === true && path !== ':memory:';
-  if (path !== ':memory:' && !mustExist) mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:' && !mustExist && options.createDirectory === true) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { fileMustExist: mustExist });
   configureConnection(db, options);
   return db;

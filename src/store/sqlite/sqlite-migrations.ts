@@ -226,9 +226,9 @@ export function applySqliteMigrations(db: Database, from: number, to: number): v
   db.pragma(`user_version = ${to}`);
 }
 
-/** Opens the file (creating it and its folder), migrates it and closes it. */
-export function migrateSqliteFile(path: string): { applied: number; version: number } {
-  const db = openSqliteDatabase(path);
+/** Opens the file (creating it, and its folder with `createDirectory`), migrates it and closes it. */
+export function migrateSqliteFile(path: string, options: { createDirectory?: boolean } = {}): { applied: number; version: number } {
+  const db = openSqliteDatabase(path, options);
   try {
     return { applied: migrateSqlite(db), version: SQLITE_MIGRATIONS.length };
   } finally {

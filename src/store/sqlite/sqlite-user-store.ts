@@ -12,7 +12,7 @@ import { representationOf, type UserRepresentation } from '../../users/user-repr
 import { prefixUpperBound } from '../../users/canonical.js';
 import { AbandonedWrite, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { translateSqliteError as translate } from './sqlite-errors.js';
-import { planImport, updatedUser, type Holder, type ImportOutcome, type OnConflict } from '../import-plan.js';
+import { planImport, updatedUser, updateOutcome, type Holder, type ImportOutcome, type ImportUser, type OnConflict } from '../import-plan.js';
 import { batchResponse, type BatchIdempotency, type Change, type IdempotencyRecord, type PendingIdempotency, type Positioned, type Precondition, type SearchFilter, type SearchPage, type UserStore, type WriteOutcome } from '../user-store.js';
 import { IMPORT_ORIGIN, type EventOrigin } from '../../events/event-origin.js';
 import { sqliteEventLog } from './sqlite-event-log.js';
@@ -269,7 +269,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       });
     },
 
-    async importUsers(users: User[], onConflict: OnConflict, now: string, key?: BatchIdempotency, origin: EventOrigin = IMPORT_ORIGIN) {
+    async importUsers(users: readonly ImportUser[], onConflict: OnConflict, now: string, key?: BatchIdempotency, origin: EventOrigin = IMPORT_ORIGIN) {
       // One IMMEDIATE transaction holds the write lock: holders read here cannot change before the writes.
       return write(() => {
         if (key) idempotency.claim(key, Date.now());
@@ -286,12 +286,12 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
             outcomes.push({ status: 'created', uid: user.uid });
           } else {
             const existing = userRowToUser(selectByUid.get(plan.uid) as UserRow);
-            const next = updatedUser(user, existing, now);
-            if (next) {
-              replaceRow(next);
-              emitUser('user.updated', next, now, origin);
+            const update = updatedUser(user, existing, now, onConflict);
+            if ('next' in update && update.next) {
+              replaceRow(update.next);
+              emitUser('user.updated', update.next, now, origin);
             }
-            outcomes.push({ status: next ? 'updated' : 'unchanged', uid: existing.uid });
+            outcomes.push(updateOutcome(existing.uid, update));
           }
         }
         if (key) idempotency.answer(key, batchResponse(outcomes));
