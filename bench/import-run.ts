@@ -4,16 +4,17 @@
  * RSS. For each store: a file of BENCH_IMPORT_USERS new users into an empty
  * database (`import-empty`), then every one of them changed with
  * `--on-conflict replace` over the now full table (`import-update`: what an
- * update was before merge existed), then every one changed again with
- * `--on-conflict merge` (`import-merge`, the same records with other display
- * names: its rate against import-update's is the merge ratio), then the same
- * file again, which changes nothing (`import-unchanged`). With
+ * update was before merge existed), then the same file with `--on-conflict
+ * merge` (`import-merge`) over the same full table, put back as import-empty
+ * left it (import-snapshot.ts), so its rate against import-update's is the
+ * merge ratio; then the same file again, which changes nothing (`import-unchanged`). With
  * BENCH_PROFILE=1 each runs under `node --cpu-prof` (the profile is summarised).
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreKind } from './bench-options.js';
 import { writeImportFile, type ImportFileVariant } from './import-data.js';
+import { snapshotPostgres, snapshotSqlite, type Snapshot } from './import-snapshot.js';
 import { createScratchDatabase } from './postgres-database.js';
 import { runNode } from './processes.js';
 import { formatProfileSummary, summariseProfile } from './profile-summary.js';
@@ -21,10 +22,10 @@ import type { ImportMeasurement, ImportStoreResult } from './results.js';
 import type { StoreRunContext } from './store-run.js';
 
 export const IMPORT_SCENARIOS = [
-  { name: 'import-empty', title: 'new users into an empty database', file: 'new', args: [] },
-  { name: 'import-update', title: 'every user changed, --on-conflict replace over the full table', file: 'changed', args: ['--on-conflict', 'replace'] },
-  { name: 'import-merge', title: 'every user changed again, --on-conflict merge over the full table', file: 'merged', args: ['--on-conflict', 'merge'] },
-  { name: 'import-unchanged', title: 'the same file again, --on-conflict merge (nothing changes)', file: 'merged', args: ['--on-conflict', 'merge'] },
+  { name: 'import-empty', title: 'new users into an empty database', file: 'new', args: [], fromSnapshot: false },
+  { name: 'import-update', title: 'every user changed, --on-conflict replace over the full table', file: 'changed', args: ['--on-conflict', 'replace'], fromSnapshot: true },
+  { name: 'import-merge', title: 'every user changed, --on-conflict merge over the same full table', file: 'changed', args: ['--on-conflict', 'merge'], fromSnapshot: true },
+  { name: 'import-unchanged', title: 'the same file again, --on-conflict merge (nothing changes)', file: 'changed', args: ['--on-conflict', 'merge'], fromSnapshot: false },
 ] as const;
 
 /** Import scenarios selected by BENCH_SCENARIOS: only by filters that start with `import`. */
@@ -39,7 +40,7 @@ export async function runImports(store: StoreKind, context: StoreRunContext): Pr
   const { options, runDir } = context;
   const users = options.importUsers;
   const scenarios = selectImportScenarios(options.scenarios);
-  const files = { new: join(runDir, `import-${users}-new.jsonl`), changed: join(runDir, `import-${users}-changed.jsonl`), merged: join(runDir, `import-${users}-merged.jsonl`) };
+  const files = { new: join(runDir, `import-${users}-new.jsonl`), changed: join(runDir, `import-${users}-changed.jsonl`) };
   for (const [variant, path] of Object.entries(files) as [ImportFileVariant, string][]) {
     if (scenarios.some((s) => s.file === variant) && readdirSync(runDir).every((f) => join(runDir, f) !== path)) {
       console.log(`[import] writing ${users.toLocaleString('en')} ${variant} users to ${path}`);
@@ -54,7 +55,17 @@ export async function runImports(store: StoreKind, context: StoreRunContext): Pr
     databaseUrl = scratch.url;
   }
   const measurements: ImportMeasurement[] = [];
+  let snapshot: Snapshot | undefined;
   for (const scenario of scenarios) {
+    if (scenario.fromSnapshot) {
+      if (snapshot === undefined) {
+        snapshot = store === 'sqlite' ? snapshotSqlite(databaseUrl.slice('sqlite:'.length)) : await snapshotPostgres(options.postgresUrl, new URL(databaseUrl).pathname.slice(1));
+        context.cleanups.push(() => snapshot!.drop());
+      } else {
+        console.log(`[${store}] ${scenario.name}: the database put back as import-empty left it`);
+        await snapshot.restore();
+      }
+    }
     const label = `${store}-${scenario.name}`;
     const profileDir = join(runDir, 'profiles', label);
     if (options.profile) mkdirSync(profileDir, { recursive: true });

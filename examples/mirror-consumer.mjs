@@ -10,7 +10,7 @@
  * stores the copy and the last position in its own database, in one transaction.
  */
 import { pathToFileURL } from 'node:url';
-import { createUserClient, UserServiceError } from 'user-service';
+import { createUserClient, UserServiceError } from '@user-service/client';
 
 /**
  * Applies one event to `replica` (a Map of uid → user) by version, so an event

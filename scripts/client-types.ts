@@ -1,7 +1,9 @@
 /**
  * The typed client's types, generated from the service's own OpenAPI document
  * with openapi-typescript, so the client cannot drift from the server:
- * `npm run generate:client-types` rewrites src/client/openapi-types.ts, and
+ * `npm run generate:client-types` rewrites packages/client/src/openapi-types.ts
+ * (the client package, packages/client, has no dependency on the service: the
+ * generator lives here, beside what it reads), and
  * test/client/client-types.test.ts fails when the committed file differs from
  * what the current document generates.
  */
@@ -14,7 +16,7 @@ import { loadConfig } from '../src/config.js';
 import { openSqliteUserStore } from '../src/store/sqlite/sqlite-user-store.js';
 
 /** Where the generated types live, from the repository root. */
-export const CLIENT_TYPES_PATH = join('src', 'client', 'openapi-types.ts');
+export const CLIENT_TYPES_PATH = join('packages', 'client', 'src', 'openapi-types.ts');
 
 const HEADER = `/**
  * Types of the service's HTTP API, generated from its OpenAPI document by
@@ -34,7 +36,7 @@ export async function defaultDocument(): Promise<Record<string, unknown>> {
   }
 }
 
-/** The source of src/client/openapi-types.ts for `document`. */
+/** The source of packages/client/src/openapi-types.ts for `document`. */
 export async function clientTypesSource(document: Record<string, unknown>): Promise<string> {
   const ast = await openapiTS(structuredClone(document) as never, { alphabetize: false });
   return HEADER + astToString(ast);

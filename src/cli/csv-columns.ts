@@ -122,6 +122,7 @@ export class HeaderError extends Error {}
 function suggestedMap(unknown: readonly string[], columns: readonly string[]): string[] {
   const targets = new Map<string, string[]>();
   for (const name of unknown) {
+    if (/[,=]/.test(name)) continue; // --map cannot name it: the file's header must be renamed
     const close = closestColumn(name);
     if (close !== undefined && !columns.includes(close)) targets.set(close, [...(targets.get(close) ?? []), name]);
   }

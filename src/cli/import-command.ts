@@ -144,8 +144,12 @@ function countCleared(summary: ImportSummary, fields: readonly string[]): void {
   for (const field of fields) summary.cleared.fields[field] = (summary.cleared.fields[field] ?? 0) + 1;
 }
 
-/** Imports the file into `store`, counting into `summary` (also when it throws). */
-export async function importUsers(store: UserStore, options: ImportOptions, summary: ImportSummary = emptySummary()): Promise<ImportSummary> {
+/**
+ * Imports the file into the store `storeNow` opens, counting into `summary` (also when it
+ * throws). The store is opened at the first write, so a run refused at its input, its report
+ * or its header never touches the database.
+ */
+export async function importUsers(storeNow: () => Promise<UserStore>, options: ImportOptions, summary: ImportSummary = emptySummary()): Promise<ImportSummary> {
   const source = await openRecords(options.file, options.format, options.csv);
   let report: ImportReport;
   try {
@@ -172,6 +176,7 @@ export async function importUsers(store: UserStore, options: ImportOptions, summ
     batchNumber += 1;
     if (batchNumber === 1 && options.firstWriteNote !== undefined) progress().note(options.firstWriteNote);
     const run = options.idempotency;
+    const store = await storeNow();
     const now = new Date().toISOString();
     if (run === undefined) return store.importUsers(users, options.onConflict, now);
     const key: BatchIdempotency = { scope: IMPORT_KEY_SCOPE, key: `${run.key}#${batchNumber}`, fingerprint: digest, expiresAt: Date.now() + run.ttlMs };

@@ -9,7 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import { bodyValidationItems, describe, type AjvError } from '../http/problem-handler.js';
 import { ProblemError, type ProblemItem } from '../http/problems.js';
 import { createUidGenerator } from '../users/new-uid.js';
-import { isUid, type User } from '../users/user.js';
+import { isUid } from '../users/user.js';
 import { findUnstorableValue, toUserFields } from '../users/user-input.js';
 import { ImportUserRecord, UserPatch } from '../users/user-schemas.js';
 import type { ImportUser } from '../store/import-plan.js';

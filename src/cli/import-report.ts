@@ -11,8 +11,8 @@
  * so an error such as a full disk fails the import there (with its summary and
  * the command that resumes it) instead of going missing.
  */
-import { closeSync, constants, lstatSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { closeSync, constants, ftruncateSync, lstatSync, openSync, readSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 
 export interface ReportEntry {
@@ -86,6 +86,9 @@ function isReportLine(text: string): boolean {
  * no spelling of their path (a link, `..`, another mount of the folder) gets past.
  */
 function refusal(path: string, protect: readonly { path: string; what: string }[]): string | undefined {
+  // By name too: a file SQLite has not made yet (its -journal) is still the database's.
+  const named = canonical(path);
+  for (const other of protect) if (named !== undefined && named === canonical(other.path)) return `is ${other.what}`;
   let found;
   try {
     found = lstatSync(path);
@@ -101,6 +104,15 @@ function refusal(path: string, protect: readonly { path: string; what: string }[
   }
   if (found.size > 0 && !isReportLine(firstLine(path))) return 'exists and is not an import report: it is not overwritten';
   return undefined;
+}
+
+/** The path with its folder's links resolved: two spellings of one place compare equal. */
+function canonical(path: string): string | undefined {
+  try {
+    return join(realpathSync(dirname(resolve(path))), basename(path));
+  } catch {
+    return undefined;
+  }
 }
 
 function statIfAny(path: string) {
@@ -128,6 +140,7 @@ export function openImportReport(path: string, protect: readonly { path: string;
   let pending = '';
   let written = false;
   let completeThrough = 0;
+  let size = 0;
   const flush = (through: number) => {
     if (pending === '') {
       completeThrough = Math.max(completeThrough, through);
@@ -136,13 +149,18 @@ export function openImportReport(path: string, protect: readonly { path: string;
     const bytes = Buffer.from(pending);
     try {
       // writeSync may write less than asked (a disk filling up): the rest is written, or it fails.
-      for (let offset = 0; offset < bytes.length; ) {
-        offset += writeSync(fd, bytes, offset);
-        written = true;
-      }
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset, size + offset);
     } catch (error) {
+      // A failed flush takes back what it wrote: the file ends with the last whole batch, never a torn line.
+      try {
+        ftruncateSync(fd, size);
+      } catch {
+        // the error below says the report is incomplete; the reportedThrough() line says up to where
+      }
       throw new ReportFileError(describeWriteError(path, error), true);
     }
+    size += bytes.length;
+    written = true;
     completeThrough = Math.max(completeThrough, through);
     pending = '';
   };

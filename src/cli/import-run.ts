@@ -10,10 +10,11 @@
  * ends the process at once, after the same lines.
  */
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
 import type { loadConfig } from '../config.js';
 import type { OnConflict } from '../store/import-plan.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, refuseMissingSqliteFolder } from '../store/open-store.js';
+import type { UserStore } from '../store/user-store.js';
 import { UsageError, type ParsedArguments } from './arguments.js';
 import { HeaderError, parseColumnMap } from './csv-columns.js';
 import { clearedWarning, emptySummary, ImportKeyMismatch, importUsers, summaryLine, type ImportSummary } from './import-command.js';
@@ -53,7 +54,7 @@ export function generatedRunKey(now = new Date()): string {
 }
 
 /** A database URL's password, masked: a printed command is read by more eyes than the one who typed it. */
-const masked = (arg: string) => arg.replace(/^(postgres(?:ql)?:\/\/[^:@/\s]*):[^@\s]*@/i, '$1:***@');
+const masked = (arg: string) => arg.replace(/(postgres(?:ql)?:\/\/[^:@/\s]*):[^/\s]*@/i, '$1:***@');
 
 /**
  * The command that resumes this run: its own arguments with its key, and a word on what it
@@ -96,15 +97,25 @@ function csvOptions(options: ParsedArguments['options'], format: 'csv' | 'jsonl'
  * path names them (import-report.ts).
  */
 function openReport(file: string, asked: string | undefined, runKey: string, databasePath: string | undefined): ImportReport {
-  const path = asked ?? `${file}.report.jsonl`;
+  // An input that is not a file (a pipe, /dev/stdin) has no folder of its own to write beside.
+  const beside = asked === undefined && !isRegularFile(file) ? undefined : `${file}.report.jsonl`;
+  const path = asked ?? beside ?? fallbackReportPath(file, runKey);
   const protect = [{ path: file, what: 'the input file' }, ...(databasePath === undefined ? [] : ['', '-wal', '-shm', '-journal'].map((end) => ({ path: `${databasePath}${end}`, what: 'the database' })))];
   try {
     return openImportReport(path, protect);
   } catch (error) {
-    if (!(error instanceof ReportFileError) || !error.unwritable || asked !== undefined) throw error;
+    if (!(error instanceof ReportFileError) || !error.unwritable || asked !== undefined || beside === undefined) throw error;
     const fallback = openImportReport(fallbackReportPath(file, runKey), protect);
     process.stderr.write(`user-service: the report ${error.message}; it goes to ${fallback.path} instead\n`);
     return fallback;
+  }
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return true; // a missing input is said by the import itself
   }
 }
 
@@ -138,7 +149,7 @@ function endNote(summary: ImportSummary, why: string, resume: { command: string;
     summary.lastLine === 0
       ? 'nothing was written'
       : `the records up to line ${summary.lastLine} are committed or refused, nothing after it` +
-        (reported < summary.lastLine ? `; the report holds the refused and skipped lines up to line ${reported} only` : '');
+        (reported >= summary.lastLine ? '' : reported === 0 ? '; the report holds none of the refused and skipped lines' : `; the report holds the refused and skipped lines up to line ${reported} only`);
   const next = resume === undefined ? '' : `\nuser-service: ${resumeLines(resume)}`;
   return `user-service: ${why}: ${committed} ${committed === 1 ? 'user' : 'users'} committed (created ${summary.created}, updated ${summary.updated}); ${where}${next}\n`;
 }
@@ -152,14 +163,15 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
   const givenKey = options['idempotency-key'];
   if (givenKey !== undefined && (typeof givenKey !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(givenKey))) throw new UsageError('--idempotency-key must be 1–200 visible ASCII characters');
   const runKey = givenKey ?? generatedRunKey();
-  const batchSize = Number(options['batch-size'] ?? DEFAULT_BATCH_SIZE[storeConfig.kind]);
+  const batchOption = options['batch-size'];
+  if (batchOption !== undefined && !/^[0-9]+$/.test(String(batchOption))) throw new UsageError('--batch-size must be an integer from 1 to 100000');
+  const batchSize = Number(batchOption ?? DEFAULT_BATCH_SIZE[storeConfig.kind]);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) throw new UsageError('--batch-size must be an integer from 1 to 100000');
   const asked = options.format === undefined ? undefined : String(options.format);
   if (asked !== undefined && asked !== 'jsonl' && asked !== 'csv') throw new UsageError('--format must be jsonl or csv');
   const format = formatOf(file, asked);
   const csv = csvOptions(options, format);
   const askedReport = options.report === undefined ? undefined : String(options.report);
-  const openReportFile = () => openReport(file, askedReport, runKey, storeConfig.kind === 'sqlite' && storeConfig.path !== ':memory:' ? storeConfig.path : undefined);
   const resume = resumeCommand(argv, runKey, givenKey !== undefined, process.env.DATABASE_URL !== undefined);
   const summary = emptySummary();
   const started = Date.now();
@@ -168,23 +180,37 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
     const warning = clearedWarning(summary);
     if (warning !== undefined) process.stderr.write(`user-service: ${warning}\n`);
   };
+  // The store is opened at the first write; a mistyped SQLite folder is refused before anything is read.
+  refuseMissingSqliteFolder(storeConfig);
+  let store: UserStore | undefined;
+  let storeFailed = false;
+  const storeNow = async () => {
+    try {
+      return (store ??= await openStore(storeConfig, { bulkWrites: true }));
+    } catch (error) {
+      storeFailed = true;
+      throw error;
+    }
+  };
+  let report: ImportReport | undefined;
+  const openReportFile = () => (report = openReport(file, askedReport, runKey, storeConfig.kind === 'sqlite' && storeConfig.path !== ':memory:' ? storeConfig.path : undefined));
   const signals = watchSignals((signal) => {
     finish();
     process.stderr.write(endNote(summary, `stopped at once by a second ${signal}; the batch being written may or may not have committed`, resume));
-    process.exit(SIGNAL_EXIT[signal] ?? 1);
-  });
-  let store;
-  try {
-    store = await openStore(storeConfig, { bulkWrites: true });
-  } catch (error) {
+    try {
+      report?.close(); // removed when it holds nothing
+    } catch {
+      // what the report could not take is said by the lines above
+    }
+    // The default action of the signal ends the process at once, also with a read blocked on a stalled pipe.
     signals.dispose();
-    throw error;
-  }
+    process.kill(process.pid, signal);
+  });
   try {
     const note = givenKey === undefined ? { firstWriteNote: `user-service: this run's key is ${runKey}; if it stops, ${resumeLines(resume)}` } : {};
     const csvPart = csv === undefined ? {} : { csv };
     const idempotency = { key: runKey, ttlMs: idempotencyTtlMs };
-    await importUsers(store, { file, format, ...csvPart, onConflict, openReport: openReportFile, batchSize, progress: process.stderr, stop: signals.signal, idempotency, ...note }, summary);
+    await importUsers(storeNow, { file, format, ...csvPart, onConflict, openReport: openReportFile, batchSize, progress: process.stderr, stop: signals.signal, idempotency, ...note }, summary);
     finish();
     if (summary.interrupted !== undefined) {
       process.stderr.write(endNote(summary, `interrupted by ${summary.interrupted}`, resume));
@@ -192,8 +218,8 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
     }
     return summary.rejected > 0 ? 1 : 0;
   } catch (error) {
-    // Nothing read yet (a missing file, a header that does not fit): the error alone says it all.
-    if (summary.records === 0 && (error instanceof InputFileError || error instanceof ReportFileError)) throw error;
+    // Nothing written yet (a missing file, a header that does not fit, a store that cannot be opened): the error alone says it all.
+    if (summary.records === 0 && (error instanceof InputFileError || error instanceof ReportFileError || storeFailed)) throw error;
     finish();
     const why = `stopped by an error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
     // A key whose batches hold other records cannot resume this file.
@@ -201,6 +227,6 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
     return 1;
   } finally {
     signals.dispose();
-    await store.close();
+    await store?.close();
   }
 }

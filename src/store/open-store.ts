@@ -26,7 +26,7 @@ export interface OpenStoreOptions {
  * DATABASE_URL never becomes an empty database beside the real one. A missing file in
  * an existing folder is a first start, and is created.
  */
-function refuseMissingSqliteFolder(config: StoreConfig): void {
+export function refuseMissingSqliteFolder(config: StoreConfig): void {
   if (config.kind !== 'sqlite' || config.path === ':memory:' || config.createDirectory) return;
   const folder = dirname(config.path);
   if (existsSync(folder)) return;

@@ -87,6 +87,8 @@ export const patchSchema = {
     'RFC 7396 merge patch, as `application/merge-patch+json`: `null` removes an optional field or an attribute, objects merge, arrays are replaced whole. The patched user is validated as a PUT body; `{}` (or a patch changing nothing) keeps the version. Only on the canonical path (`PATCH /users/{key}:{value}` is a 405).',
   tags: TAGS,
   params: UserRefParams,
+  // The one media type PATCH takes (any other is a 415 with Accept-Patch): the document says so, not application/json.
+  consumes: ['application/merge-patch+json'],
   body: UserPatch,
   response: {
     200: user('The patched user (unchanged, with the same version, when the patch changes nothing).', IDEMPOTENT),

@@ -120,6 +120,15 @@ describeEachStore('import: the CSV header checked once, before any row', (kind) 
     assert.equal(names.get('hr.q2'), 'Bob "The" Builder');
   });
 
+  it('a run refused at its header leaves the database as it was: one that did not exist is not created', async () => {
+    const file = hrFile(dir, 'no-db.csv', 'username,email');
+    const missing = kind === 'sqlite' ? join(dir, 'never.db') : undefined;
+    const result = await runCli(['import', file, '--database-url', missing === undefined ? db.databaseUrl : `sqlite:${missing}`]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /the header does not fit/);
+    if (missing !== undefined) assert.equal(existsSync(missing), false);
+  });
+
   it('an empty CSV, one holding only a byte-order mark or blank lines, and a header the parser cannot read are header errors', async () => {
     for (const [name, text, says] of [
       ['empty.csv', '', /the file has no header row \(it is empty\)/],
@@ -157,6 +166,7 @@ describeEachStore('import: the CSV header checked once, before any row', (kind) 
       [['--format', 'xml'], /--format must be jsonl or csv/],
       [['--on-conflict', 'constructor'], /--on-conflict must be skip, fail, merge/],
       [['--on-conflict', '__proto__'], /--on-conflict must be skip, fail, merge/],
+      [['--batch-size', '1e3'], /--batch-size must be an integer/],
     ];
     for (const [args, says] of cases) {
       const result = await runCli(['import', file, '--database-url', db.databaseUrl, ...args]);

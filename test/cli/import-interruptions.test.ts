@@ -8,7 +8,7 @@
  * mounts the test makes (the suite runs as root).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, createWriteStream, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -18,7 +18,7 @@ import { createTestDatabaseUrl, describeEachStore, type StoreKind, type TestData
 import { storedUsers } from './stored-users.js';
 import { until } from '../helpers/until.js';
 import { parseSummary } from './import-summary.js';
-import { runCli } from './run-cli.js';
+import { runCli, startCli } from './run-cli.js';
 
 const line = (tag: string, i: number) => JSON.stringify({ username: `${tag}.${i}`, email_address: `${tag}.${i}@example.com` });
 
@@ -54,24 +54,17 @@ describeEachStore('import: interruptions are honest', (kind) => {
     const tag = `sig${kind}`;
     const file = join(dir, 'pipe.jsonl');
     spawnSync('mkfifo', [file]);
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js'), 'import', file, '--database-url', db.databaseUrl, '--batch-size', '10'], {
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const { child, output, exited } = startCli(['import', file, '--database-url', db.databaseUrl, '--batch-size', '10']);
     // Two whole batches and half of a third; the pipe stays open, so the import waits for more.
     const pipe = createWriteStream(file);
     pipe.write(`${Array.from({ length: 25 }, (_, i) => line(tag, i + 1)).join('\n')}\n`);
     await until(() => countTagged(kind, db.databaseUrl, tag), (n) => n === 20, t.signal);
     child.kill('SIGTERM');
     // Once the import says it is stopping, the pipe ends: the five records read since are not written.
-    await until(async () => stderr, (text) => text.includes('SIGTERM: stopping after the batch being written'), t.signal);
+    await until(async () => output().stderr, (text) => text.includes('SIGTERM: stopping after the batch being written'), t.signal);
     pipe.end();
-    const code = await exited;
+    const { code } = await exited;
+    const { stdout, stderr } = output();
     assert.equal(code, 143, stderr);
     assert.deepEqual({ ...parseSummary(stdout), report: undefined }, { created: 20, updated: 0, unchanged: 0, skipped: 0, rejected: 0, records: 20, report: undefined });
     assert.match(stderr, /user-service: interrupted by SIGTERM: 20 users committed \(created 20, updated 0\); the records up to line 20 are committed or refused, nothing after it$/m);
@@ -106,7 +99,11 @@ describeEachStore('import: interruptions are honest', (kind) => {
       [join(folder, 'notes.txt'), /notes\.txt: exists and is not an import report: it is not overwritten/],
       [folder, /guard: is a folder/],
     ];
-    if (kind === 'sqlite') cases.push([db.databaseUrl.slice('sqlite:'.length), /: is the database/]);
+    if (kind === 'sqlite') {
+      const database = db.databaseUrl.slice('sqlite:'.length);
+      // The journal SQLite has not made yet is the database's all the same (SQLite would delete a report there).
+      cases.push([database, /: is the database/], [`${database}-journal`, /-journal: is the database/]);
+    }
     for (const [report, says] of cases) {
       const result = await runCli(['import', file, '--database-url', db.databaseUrl, '--report', report]);
       assert.equal(result.code, 1, `${report}: ${result.stderr}`);
@@ -131,6 +128,27 @@ describeEachStore('import: interruptions are honest', (kind) => {
     assert.equal(result.stderr, `user-service: ${join(dir, 'missing.jsonl')}: does not exist\n`);
     assert.equal(readFileSync(report, 'utf8'), '{"line":1,"outcome":"skipped","reason":"x"}\n');
     assert.equal(existsSync(join(dir, 'missing.jsonl.report.jsonl')), false);
+  });
+
+  it('a second SIGTERM ends the process at once, also while the input pipe is stalled, after the same summary', async (t) => {
+    const file = join(dir, 'stalled.jsonl');
+    spawnSync('mkfifo', [file]);
+    const { child, output, exited } = startCli(['import', file, '--database-url', db.databaseUrl, '--report', join(dir, 'stalled.report.jsonl')]);
+    const pipe = createWriteStream(file);
+    pipe.write(`${line(`stall${kind}`, 1)}\n`);
+    // The one record is read; the pipe stays open and gives nothing more.
+    await until(async () => existsSync(join(dir, 'stalled.report.jsonl')), (opened) => opened, t.signal);
+    child.kill('SIGTERM');
+    await until(async () => output().stderr, (text) => text.includes('SIGTERM: stopping after the batch being written'), t.signal);
+    child.kill('SIGTERM');
+    const { signal } = await exited;
+    pipe.destroy();
+    const { stdout, stderr } = output();
+    assert.equal(signal, 'SIGTERM', stderr);
+    assert.deepEqual({ ...parseSummary(stdout), report: undefined }, { created: 0, updated: 0, unchanged: 0, skipped: 0, rejected: 0, records: 0, report: undefined });
+    assert.match(stderr, /stopped at once by a second SIGTERM; the batch being written may or may not have committed: 0 users committed/);
+    assert.match(stderr, /resume with: user-service import /);
+    assert.equal(existsSync(join(dir, 'stalled.report.jsonl')), false, 'the empty report is removed');
   });
 
   it('a report folder that cannot be written: found before the first row; without --report the report goes to the temporary folder, said once', async () => {
@@ -180,6 +198,13 @@ describeEachStore('import: interruptions are honest', (kind) => {
       assert.match(result.stderr, /user-service: resume with: user-service import \S+ .*--idempotency-key import-/);
       assert.equal(await countTagged(kind, db.databaseUrl, tag), summary.created, 'the summary counts every committed user');
       assert.deepEqual(readdirSync(full), ['report.jsonl']);
+      // Whole lines only, and as many as the end says.
+      const lines = readFileSync(join(full, 'report.jsonl'), 'utf8').split('\n');
+      assert.equal(lines.pop(), '', 'the report ends with a whole line');
+      const entries = lines.map((text) => JSON.parse(text) as { line: number });
+      const through = /the report holds the refused and skipped lines up to line (\d+) only/.exec(result.stderr)?.[1];
+      assert.ok(through !== undefined, result.stderr);
+      assert.equal(entries.at(-1)?.line, Number(through), 'every tenth line is bad: the last complete batch ends with one');
     } finally {
       unmount(full);
     }

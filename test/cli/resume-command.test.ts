@@ -21,6 +21,11 @@ describe('resumeCommand', () => {
     assert.equal(masked.command, "user-service import u.jsonl --database-url 'postgres://svc:***@db:5432/users'");
     assert.equal(masked.note, 'run it with the password where *** stands');
     assert.doesNotMatch(JSON.stringify(masked), /s3cr/);
+    for (const spelling of ['--database-url=postgres://svc:s3cr@t@db:5432/users', 'postgresql://svc:s3cr@t@db/users']) {
+      const other = resumeCommand(['import', 'u.jsonl', spelling], 'k', true, false);
+      assert.doesNotMatch(other.command, /s3cr|@t@/, spelling);
+      assert.match(other.command, /svc:\*\*\*@db/);
+    }
     const fromEnvironment = resumeCommand(['import', 'u.jsonl'], 'k', true, true);
     assert.equal(fromEnvironment.note, 'run it with the same DATABASE_URL in the environment');
   });

@@ -27,3 +27,25 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
     });
   });
 }
+
+export interface StartedCli {
+  child: ReturnType<typeof spawn>;
+  /** What the process has written so far. */
+  output(): { stdout: string; stderr: string };
+  /** Resolves when it has exited and its output is read. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the built CLI and leaves it running: for a test that signals it or feeds its input. */
+export function startCli(args: string[], env: Record<string, string> = {}): StartedCli {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return { child, output: () => ({ stdout, stderr }), exited };
+}

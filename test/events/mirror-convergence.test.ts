@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
-import { createUserClient, type UserClient, type UserEvent } from '../../src/client/index.js';
+import { createUserClient, type UserClient, type UserEvent } from '@user-service/client';
 import { runCli } from '../cli/run-cli.js';
 import { REPO_ROOT, startChildServer, type StartedChildServer } from '../helpers/child-server.js';
 import { createTestDatabaseUrl, describeEachStore, openTestStoreAt } from '../helpers/stores.js';

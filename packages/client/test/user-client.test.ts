@@ -1,26 +1,25 @@
 /**
- * The typed client against the real server: every method, hostile key values,
- * conditional writes, typed errors, and search across pages.
+ * The typed client, imported by its package name as a consumer imports it,
+ * against the real service in a process of its own: every method, hostile key
+ * values, conditional writes, typed errors, search across pages, retries with
+ * an Idempotency-Key, and the change feed through connections that break.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createUserClient, nextLink, UserServiceError, type UserClient } from '../../src/client/index.js';
-import { apiKeysFixture, type ApiKeysFixture } from '../helpers/auth-fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { createUserClient, nextLink, UserServiceError, type UserClient } from '@user-service/client';
+import { startService, type Service } from './helpers/service.js';
+import { startTcpProxy } from './helpers/tcp-proxy.js';
 
-describe('createUserClient against the real server', () => {
-  let keys: ApiKeysFixture;
-  let server: TestServer;
+describe('createUserClient against the real service', () => {
+  let server: Service;
   let client: UserClient;
+  /** The feed's latest position, as the service reports it (Feed-Position). */
+  const latestPosition = async () => (await client.events.list({ limit: 1 })).latest;
   before(async () => {
-    keys = apiKeysFixture();
-    server = await startTestServer({ env: { AUTH_MODE: 'api-key', API_KEYS_FILE: keys.file } });
-    client = createUserClient({ baseUrl: server.baseUrl, token: keys.keys.admin });
+    server = await startService();
+    client = createUserClient({ baseUrl: server.baseUrl, token: server.keys.admin });
   });
-  after(async () => {
-    await server.close();
-    keys.cleanup();
-  });
+  after(() => server.stop());
 
   it('create, get, update with ifMatch, delete', async () => {
     const { user, etag, location } = await client.create({ username: 'client.one', email_address: 'Client.One@example.com', legacy_id: 'crm:1' });
@@ -98,7 +97,7 @@ describe('createUserClient against the real server', () => {
       }
       return response;
     };
-    const retrying = createUserClient({ baseUrl: server.baseUrl, token: keys.keys.admin, fetch: flaky, retryDelayMs: 10 });
+    const retrying = createUserClient({ baseUrl: server.baseUrl, token: server.keys.admin, fetch: flaky, retryDelayMs: 10 });
     const { user } = await retrying.create({ username: 'client.lost', email_address: 'lost@example.com' });
     assert.equal(keysSent.length, 2);
     assert.equal(keysSent[0], keysSent[1], 'the retry carries the same key');
@@ -118,7 +117,7 @@ describe('createUserClient against the real server', () => {
       }
       return fetch(input, init);
     };
-    const retrying = createUserClient({ baseUrl: server.baseUrl, token: keys.keys.admin, fetch: unavailableOnce, retryDelayMs: 10 });
+    const retrying = createUserClient({ baseUrl: server.baseUrl, token: server.keys.admin, fetch: unavailableOnce, retryDelayMs: 10 });
     assert.equal((await retrying.create({ username: 'client.503', email_address: 'c503@example.com' })).user.version, 1);
     assert.equal(calls, 2);
     calls = 10;
@@ -127,11 +126,12 @@ describe('createUserClient against the real server', () => {
   });
 
   it('reads and pages carry the change-feed position; events.list pages the feed from it', async () => {
-    const start = await server.store.events.settle();
+    const start = await latestPosition();
     const { user, position } = await client.create({ username: 'feed-a', email_address: 'feed-a@example.com' });
     assert.equal(position, undefined, 'a write answers no position');
     const read = await client.get(user.uid);
-    assert.equal(read.position, await server.store.events.settle());
+    assert.equal(read.position, start + 1);
+    assert.equal(read.position, await latestPosition());
     const [page] = await client.pages({ username: 'feed-a' }).next().then((r) => [r.value]);
     assert.equal(page!.position, read.position);
     await client.patch(user.uid, { display_name: 'Feed A' });
@@ -143,39 +143,57 @@ describe('createUserClient against the real server', () => {
   });
 
   it('events.follow streams live events, reconnects with Last-Event-ID when the connection breaks, and never repeats one', async () => {
-    const start = await server.store.events.settle();
+    const proxy = await startTcpProxy(server.baseUrl);
+    const following = createUserClient({ baseUrl: proxy.baseUrl, token: server.keys.admin });
+    const start = await latestPosition();
     const controller = new AbortController();
     const seen: number[] = [];
-    const following = (async () => {
-      for await (const event of client.events.follow({ after: start, signal: controller.signal })) {
+    const followed = (async () => {
+      for await (const event of following.events.follow({ after: start, signal: controller.signal })) {
         seen.push(Number(event.id));
         if (seen.length === 3) {
-          // Cut every connection: the stream breaks; the client reconnects after the server's retry delay.
-          server.app.server.closeAllConnections();
+          // Cut the stream's connection: the client reconnects after the server's retry delay.
+          proxy.cut();
           await client.create({ username: 'follow-d', email_address: 'follow-d@example.com' });
         }
         if (seen.length === 4) controller.abort();
       }
     })();
-    for (const name of ['follow-a', 'follow-b', 'follow-c']) await client.create({ username: name, email_address: `${name}@example.com` });
-    await following;
+    try {
+      for (const name of ['follow-a', 'follow-b', 'follow-c']) await client.create({ username: name, email_address: `${name}@example.com` });
+      await followed;
+    } finally {
+      await proxy.close();
+    }
     assert.deepEqual(seen, [start + 1, start + 2, start + 3, start + 4]);
   });
 
-  it('events.follow throws the 410 of a position retention has deleted: the consumer must resync', async () => {
-    const latest = await server.store.events.settle();
-    while ((await server.store.events.prune({ keep: 1 }, 1000)) > 0);
-    await assert.rejects(
-      async () => {
-        for await (const _ of client.events.follow({ after: latest - 2 })) break;
-      },
-      (error: unknown) => error instanceof UserServiceError && error.status === 410 && error.type === '/problems/events-gone',
-    );
+  it('events.follow throws the 410 of a position retention has deleted: the consumer must resync', { timeout: 60_000 }, async () => {
+    // A service of its own that keeps only the newest event, checked every second.
+    const pruning = await startService({ EVENTS_RETENTION_COUNT: '1', EVENTS_RETENTION_CHECK_S: '1' });
+    try {
+      const users = createUserClient({ baseUrl: pruning.baseUrl, token: pruning.keys.admin });
+      for (const name of ['gone-a', 'gone-b', 'gone-c']) await users.create({ username: name, email_address: `${name}@example.com` });
+      // Retention runs in the background: wait until position 1 is gone (the first list that answers 410).
+      for (;;) {
+        const gone = await users.events.list({ after: 0 }).then(() => false, (error: unknown) => error instanceof UserServiceError && error.status === 410);
+        if (gone) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await assert.rejects(
+        async () => {
+          for await (const _ of users.events.follow({ after: 0 })) break;
+        },
+        (error: unknown) => error instanceof UserServiceError && error.status === 410 && error.type === '/problems/events-gone',
+      );
+    } finally {
+      await pruning.stop();
+    }
   });
 
   it('sends the token from a function before every request, and fails with 401 without one', async () => {
     let asked = 0;
-    const refreshing = createUserClient({ baseUrl: server.baseUrl, token: () => { asked += 1; return keys.keys.reader; } });
+    const refreshing = createUserClient({ baseUrl: server.baseUrl, token: () => { asked += 1; return server.keys.reader; } });
     for await (const _ of refreshing.search({ limit: 1 })) break;
     assert.equal(asked, 1);
     const anonymous = createUserClient({ baseUrl: `${server.baseUrl}/` });

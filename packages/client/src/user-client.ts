@@ -1,15 +1,17 @@
 /**
- * A typed client for the user service, for TypeScript services that call it.
- * Its types are generated from the service's OpenAPI document
- * (openapi-types.ts, `npm run generate:client-types`; a test fails when they
- * drift), and it keeps an API of its own: lookup by key, search as an async
- * iterator, typed problems, the entity tag, location, next-page link and
- * change-feed position of each answer, and the change feed as pages or as a
- * live stream that reconnects by itself. Runtime dependencies: the platform's
- * fetch, and eventsource-parser for the Server-Sent Events stream.
+ * A typed client for the user service, for TypeScript and JavaScript services
+ * that call it. Its types are generated from the service's OpenAPI document
+ * (openapi-types.ts, `npm run generate:client-types` at the repository root; a
+ * test fails when they drift), and it keeps an API of its own: lookup by key,
+ * search as an async iterator, typed problems, the entity tag, location,
+ * next-page link and change-feed position of each answer, and the change feed
+ * as pages or as a live stream that reconnects by itself. No runtime
+ * dependency: the platform's fetch, streams, TextDecoder and crypto.randomUUID.
  */
-import { createParser } from 'eventsource-parser';
+import { createEventStreamParser } from './event-stream-parser.js';
+import { nextLink } from './link-header.js';
 import type { components, operations } from './openapi-types.js';
+import { errorOf, isRetryable, UserServiceError } from './problem.js';
 
 export type User = components['schemas']['User'];
 export type NewUser = components['schemas']['UserCreate'];
@@ -17,8 +19,6 @@ export type UserReplacement = components['schemas']['UserReplacement'];
 export type UserPatch = components['schemas']['UserPatch'];
 /** A change-feed event (CloudEvents 1.0): `id` is its position, in decimal. */
 export type UserEvent = components['schemas']['UserEvent'];
-/** The service's problem document; `about:blank` when something in between (a proxy) answered with no problem document. */
-export type Problem = Omit<components['schemas']['Problem'], 'type'> & { type: components['schemas']['Problem']['type'] | 'about:blank' };
 export type SearchFilters = Omit<NonNullable<operations['searchUsers']['parameters']['query']>, 'cursor'>;
 
 /** The keys a user can be looked up by. */
@@ -58,21 +58,6 @@ export interface FollowOptions {
   signal?: AbortSignal;
 }
 
-export class UserServiceError extends Error {
-  readonly status: number;
-  readonly type: string;
-  constructor(
-    readonly problem: Problem,
-    /** The answer's Retry-After, in seconds, when it had one. */
-    readonly retryAfterS?: number,
-  ) {
-    super(`${problem.status} ${problem.title}: ${problem.detail}`);
-    this.name = 'UserServiceError';
-    this.status = problem.status;
-    this.type = problem.type;
-  }
-}
-
 export interface UserClientOptions {
   /** e.g. `https://users.internal.example.com` (a path prefix is kept). */
   baseUrl: string;
@@ -99,23 +84,6 @@ export interface IdempotentWriteOptions extends WriteOptions {
   idempotencyKey?: string;
 }
 
-/** A failure that a retry with the same Idempotency-Key may get past. */
-function isRetryable(error: unknown): boolean {
-  if (error instanceof UserServiceError) return error.status === 503 || (error.status === 409 && error.type === '/problems/idempotency-key-in-use');
-  // fetch rejects with a TypeError when the connection fails or breaks.
-  return error instanceof TypeError;
-}
-
-/** The `rel="next"` target of a Link header (RFC 8288), if any. */
-export function nextLink(header: string | null): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(/,(?=\s*<)/)) {
-    const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
-    if (match && /(^|;)\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?\s*(;|$)/i.test(match[2] as string)) return match[1];
-  }
-  return undefined;
-}
-
 export function createUserClient(options: UserClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
@@ -136,14 +104,7 @@ export function createUserClient(options: UserClientOptions) {
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     if (response.ok) return response;
-    const text = await response.text();
-    let problem: Problem;
-    try {
-      problem = JSON.parse(text) as Problem;
-    } catch {
-      problem = { type: 'about:blank', title: response.statusText, status: response.status, detail: text.slice(0, 200), instance: new URL(url).pathname };
-    }
-    throw new UserServiceError(problem, Number(response.headers.get('retry-after')) || undefined);
+    throw await errorOf(response, url);
   }
 
   /**
@@ -231,16 +192,12 @@ export function createUserClient(options: UserClientOptions) {
         continue;
       }
       failures = 0;
-      const received: UserEvent[] = [];
-      const parser = createParser({
-        onEvent: (message) => received.push(JSON.parse(message.data) as UserEvent),
-        onRetry: (ms) => (retryMs = ms),
-      });
+      const parser = createEventStreamParser((ms) => (retryMs = ms));
       const decoder = new TextDecoder();
       try {
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-          parser.feed(decoder.decode(chunk, { stream: true }));
-          for (const event of received.splice(0)) {
+          for (const message of parser.feed(decoder.decode(chunk, { stream: true }))) {
+            const event = JSON.parse(message.data) as UserEvent;
             position = Number(event.id);
             yield event;
           }

@@ -4000,7 +4000,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UserPatch"];
+                "application/merge-patch+json": components["schemas"]["UserPatch"];
             };
         };
         responses: {
