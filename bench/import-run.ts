@@ -61,10 +61,11 @@ export async function runImports(store: StoreKind, context: StoreRunContext): Pr
       if (snapshot === undefined) {
         snapshot = store === 'sqlite' ? snapshotSqlite(databaseUrl.slice('sqlite:'.length)) : await snapshotPostgres(options.postgresUrl, new URL(databaseUrl).pathname.slice(1));
         context.cleanups.push(() => snapshot!.drop());
-      } else {
-        console.log(`[${store}] ${scenario.name}: the database put back as import-empty left it`);
-        await snapshot.restore();
       }
+      // Every compared scenario runs on a copy made the same way, the first one too: a copy's
+      // files are laid out and cached differently from the ones the import wrote.
+      console.log(`[${store}] ${scenario.name}: the database put back as import-empty left it`);
+      await snapshot.restore();
     }
     const label = `${store}-${scenario.name}`;
     const profileDir = join(runDir, 'profiles', label);
