@@ -10,11 +10,11 @@
  * command the checkout does not provide fails here too.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT, startChildServer, type StartedChildServer } from './helpers/child-server.js';
+import { runProcess } from './helpers/run-process.js';
 
 /** The code of every fenced block that follows the marker `<!-- readme-test: KIND -->`, in order. */
 function markedBlocks(readme: string, kind: 'shell' | 'client'): string[] {
@@ -22,24 +22,7 @@ function markedBlocks(readme: string, kind: 'shell' | 'client'): string[] {
   return [...readme.matchAll(marker)].map((match) => match[1]!);
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], options: { cwd: string; env: Record<string, string>; input?: string }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
+const run = runProcess;
 
 describe('README examples', () => {
   const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');

@@ -7,27 +7,18 @@
  * real service.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT, startChildServer, type StartedChildServer } from '../helpers/child-server.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const PACKAGE_DIR = join(REPO_ROOT, 'packages', 'client');
 const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `command` in `cwd`, with npm's update notice off. */
+const run = (command: string, args: string[], cwd: string) => runProcess(command, args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 /** A consumer's program: it calls the service through the package and prints what it got. */
 const CONSUMER = (baseUrl: string) => `
