@@ -3,6 +3,7 @@
  * It checks the invariants stated in src/store/user-store.ts.
  */
 import assert from 'node:assert/strict';
+import { queryWords } from '../src/users/search-words.js';
 import { after, before, describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
 import { canon } from '../src/users/canonical.js';
@@ -369,9 +370,9 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       });
 
       it('returns users in ascending uid order, at most limit, strictly after `after`', async () => {
-        const page = (await store.search({ filter: { prefix: tag }, limit: 3 })).value;
+        const page = (await store.search({ filter: { words: queryWords(tag) }, limit: 3 })).value;
         assert.deepEqual(page.map((u) => u.uid), users.slice(0, 3).map((u) => u.uid));
-        const rest = (await store.search({ filter: { prefix: tag }, after: users[2]!.uid, limit: 100 })).value;
+        const rest = (await store.search({ filter: { words: queryWords(tag) }, after: users[2]!.uid, limit: 100 })).value;
         assert.deepEqual(rest.map((u) => u.uid), users.slice(3).map((u) => u.uid));
         const all = (await store.search({ filter: {}, limit: 1000 })).value;
         assert.deepEqual(all.map((u) => u.uid), [...all.map((u) => u.uid)].sort());
@@ -385,12 +386,12 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
         assert.deepEqual((await store.search({ filter: { legacy_id: `${tag}:L4`, username: canon(users[5]!.username) }, limit: 10 })).value, []);
       });
 
-      it('prefix matches the canonical username, email address or display name', async () => {
-        const byMail = (await store.search({ filter: { prefix: `${tag}.mail5` }, limit: 10 })).value;
+      it('words match the start of a word of the username, the email local part or the display name, accents folded', async () => {
+        const byMail = (await store.search({ filter: { words: queryWords(`${tag}.mail5`) }, limit: 10 })).value;
         assert.deepEqual(byMail.map((u) => u.uid), [users[5]!.uid]);
-        const byName = (await store.search({ filter: { prefix: canon('ÉMILE') }, limit: 100 })).value;
+        const byName = (await store.search({ filter: { words: queryWords('EMILE') }, limit: 100 })).value;
         assert.ok(byName.some((u) => u.uid === users[3]!.uid));
-        assert.deepEqual((await store.search({ filter: { prefix: `${tag}-nomatch` }, limit: 10 })).value, []);
+        assert.deepEqual((await store.search({ filter: { words: queryWords(`${tag}-nomatch`) }, limit: 10 })).value, []);
       });
     });
 

@@ -23,6 +23,19 @@ import { InputFileError } from './input-file-error.js';
 import { formatOf, type CsvOptions } from './record-reader.js';
 import { shellWord } from './shell-word.js';
 
+/**
+ * The planner's statistics of what the import wrote (docs/deployment.md: with autovacuum
+ * off, nothing else gathers them). A failure is said, not fatal: the users are written.
+ */
+async function refreshStatistics(store: UserStore): Promise<void> {
+  try {
+    await store.refreshStatistics();
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    process.stderr.write(`user-service: the users are written, but the planner's statistics were not refreshed (${why}); run ANALYZE users, user_keys, user_emails, user_terms\n`);
+  }
+}
+
 /** `--on-conflict` values; `update` is `merge` (a file with fewer columns never clears the others). */
 const ON_CONFLICT = new Map<string, OnConflict>([['skip', 'skip'], ['fail', 'fail'], ['merge', 'merge'], ['update', 'merge'], ['replace', 'replace']]);
 
@@ -211,6 +224,7 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
     const csvPart = csv === undefined ? {} : { csv };
     const idempotency = { key: runKey, ttlMs: idempotencyTtlMs };
     await importUsers(storeNow, { file, format, ...csvPart, onConflict, openReport: openReportFile, batchSize, progress: process.stderr, stop: signals.signal, idempotency, ...note }, summary);
+    if (store !== undefined) await refreshStatistics(store);
     finish();
     if (summary.interrupted !== undefined) {
       process.stderr.write(endNote(summary, `interrupted by ${summary.interrupted}`, resume));

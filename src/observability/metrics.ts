@@ -100,6 +100,8 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics, appende
     }),
     search: timed('search', (page) => store.search(page)),
     count: timed('count', (filter) => store.count(filter)),
+    countMatches: timed('countMatches', (filter, bound) => store.countMatches(filter, bound)),
+    refreshStatistics: () => store.refreshStatistics(),
     pageMark: timed('pageMark', (key, now) => store.pageMark(key, now)),
     savePageMark: timed('savePageMark', (key, mark, now) => store.savePageMark(key, mark, now)),
     importUsers: timed('importUsers', async (users, onConflict, now, key, origin) => {

@@ -28,7 +28,8 @@
  * served the previous one, or a client jumps) is found by walking uids from the
  * nearest remembered start.
  */
-import type { SearchFilter } from '../store/user-store.js';
+import type { Facet, SearchFilter } from '../store/user-store.js';
+import { matchesSearch } from '../store/search-match.js';
 import { canon } from '../users/canonical.js';
 import { emailKeysOf, type User } from '../users/user.js';
 import type { UserService } from '../users/user-service.js';
@@ -163,8 +164,17 @@ export function planList(filter: Filter | undefined): Plan {
     } else if ((name === 'emails' || name === 'emails.value') && typeof value === 'string' && plan.store.email === undefined) {
       plan.store.email = canon(value);
       plan.narrowed = true;
-    } else if (isModifiedSince(part) && plan.store.updated === undefined) {
-      plan.store.updated = { op: part.op, at: instant(part.value) };
+    } else if (instantBound(part) !== undefined) {
+      const { column, op, at } = instantBound(part) as NonNullable<ReturnType<typeof instantBound>>;
+      const bounds = (plan.store[column] ??= {});
+      // Two bounds of one kind both hold: the stricter is kept.
+      const current = bounds[op];
+      bounds[op] = current === undefined ? at : op === 'gt' || op === 'ge' ? (at > current ? at : current) : at < current ? at : current;
+    } else if (facetOf(part) !== undefined && plan.store.facets?.[facetOf(part) as Facet] === undefined) {
+      const facet = facetOf(part) as Facet;
+      (plan.store.facets ??= {})[facet] = canon((part as { value: string }).value);
+      // The manager's id is case-exact: the store's case-insensitive match narrows, the filter decides.
+      if (facet === 'manager') residual.push(part);
     } else {
       const address = part.kind === 'has' ? emailOfValuePath(part) : undefined;
       if (address !== undefined && plan.store.email === undefined) {
@@ -179,11 +189,35 @@ export function planList(filter: Filter | undefined): Plan {
   return plan;
 }
 
-/** `meta.lastModified gt|ge "…"`: answered from the index on updated_at. */
-function isModifiedSince(part: Filter): part is Extract<Filter, { kind: 'compare' }> & { op: 'gt' | 'ge'; value: string } {
-  if (part.kind !== 'compare' || (part.op !== 'gt' && part.op !== 'ge') || typeof part.value !== 'string') return false;
+/** `meta.created` or `meta.lastModified` compared with gt, ge, lt or le: a bound answered from its index. */
+function instantBound(part: Filter): { column: 'created' | 'updated'; op: 'gt' | 'ge' | 'lt' | 'le'; at: string } | undefined {
+  if (part.kind !== 'compare' || typeof part.value !== 'string') return undefined;
+  const { op } = part;
+  if (op !== 'gt' && op !== 'ge' && op !== 'lt' && op !== 'le') return undefined;
   const resolved = resolveAttribute(part.path);
-  return resolved?.schema === CORE_USER_SCHEMA && resolved.name === 'meta' && resolved.sub === 'lastModified';
+  if (resolved?.schema !== CORE_USER_SCHEMA || resolved.name !== 'meta') return undefined;
+  const column = resolved.sub === 'lastModified' ? 'updated' : resolved.sub === 'created' ? 'created' : undefined;
+  return column === undefined ? undefined : { column, op, at: instant(part.value) };
+}
+
+/** SCIM attributes (core or enterprise) a store facet answers with `eq` and a string. */
+const FACET_OF: Record<string, Facet> = {
+  title: 'title',
+  userType: 'user_type',
+  employeeNumber: 'employee_number',
+  costCenter: 'cost_center',
+  organization: 'organization',
+  division: 'division',
+  department: 'department',
+  'manager.value': 'manager',
+};
+
+/** The facet an `eq` of a string names, if a store index answers it. */
+function facetOf(part: Filter): Facet | undefined {
+  if (part.kind !== 'compare' || part.op !== 'eq' || typeof part.value !== 'string') return undefined;
+  const resolved = userAttributes.resolve(part.path);
+  if (resolved === undefined) return undefined;
+  return FACET_OF[resolved.subName === undefined ? resolved.name : `${resolved.name}.${resolved.subName}`];
 }
 
 /** An RFC 3339 instant (assertAnswerable checked it) as the stores keep them: UTC, milliseconds. */
@@ -270,7 +304,7 @@ export function createScimLister(service: UserService) {
       // One index entry names the one candidate; the other store filters are checked on it.
       const { uid, store } = plan;
       const found = uid !== undefined ? await service.findUser(uid) : store.username !== undefined ? await service.findUserBy('username', store.username) : await service.findUserBy('external_id', store.external_id as string);
-      candidates = found && matchesStore(found, store) ? [found] : [];
+      candidates = found && matchesSearch(found, store) ? [found] : [];
     } else candidates = await everyUser(plan.store);
     const residual = plan.residual;
     const matching = residual === undefined ? candidates : candidates.filter((user) => matchesFilter(inMemory(user), residual, userAttributes));
@@ -288,12 +322,3 @@ function sortedBy(users: User[], key: (user: User) => string, descending: boolea
     .map(({ user }) => user);
 }
 
-/** Whether `user` (the one candidate a unique key named) meets the other store filters of a plan. */
-function matchesStore(user: User, filter: SearchFilter): boolean {
-  if (filter.active !== undefined && user.active !== filter.active) return false;
-  if (filter.username !== undefined && canon(user.username) !== filter.username) return false;
-  if (filter.external_id !== undefined && user.external_id !== filter.external_id) return false;
-  if (filter.email !== undefined && !emailKeysOf(user).includes(filter.email)) return false;
-  if (filter.updated !== undefined && !(filter.updated.op === 'gt' ? user.updated_at > filter.updated.at : user.updated_at >= filter.updated.at)) return false;
-  return true;
-}

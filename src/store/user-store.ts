@@ -14,8 +14,10 @@
  * - Durability: a returned write survives a crash of the process (and by default
  *   a power loss).
  * - Read-your-writes: once a write resolves, every read method sees it.
- * - Order: search returns users in ascending `uid` order (byte order of the
- *   lower-case UUID text), starting strictly after `after`.
+ * - Order: search returns users in the page's sort order (folded keys compared by
+ *   code point, instants by time), ties in `uid` order (byte order of the lower-case
+ *   UUID text) in the direction of the last sort key; without sort keys in ascending
+ *   `uid` order. A page starts strictly after its keyset.
  * - Unavailability is reported as StoreUnavailableError, never a driver error.
  * - Lack of space (a full disk or volume, a database that became read-only) is
  *   reported as StoreFullError; the write that met it changed nothing.
@@ -27,6 +29,7 @@ import type { LookupKey, User, UserFields } from '../users/user.js';
 import type { UserRepresentation } from '../users/user-representation.js';
 import type { ImportOutcome, ImportUser, OnConflict } from './import-plan.js';
 import type { PageMark } from './page-marks.js';
+import type { MatchCount } from './search-plan.js';
 
 /** Decides, inside the write's transaction, whether the write may proceed given the current user. */
 export type Precondition = (current: User) => boolean;
@@ -76,7 +79,26 @@ export interface PendingIdempotency extends Omit<IdempotencyRecord, 'response'> 
 
 export type WriteOutcome<T> = { status: 'ok'; value: T } | { status: 'not-found' } | { status: 'precondition-failed' };
 
-/** Search filters, already in their compared form (canonical or exact). All combine with AND. */
+/**
+ * Profile fields a search filters on by equality (canonical, case-insensitive), each indexed
+ * (search-column.ts). `manager` is the manager's id (`manager.value`).
+ */
+export const FACETS = ['department', 'title', 'organization', 'division', 'cost_center', 'employee_number', 'user_type', 'manager'] as const;
+export type Facet = (typeof FACETS)[number];
+
+/** Bounds on an instant (RFC 3339 with milliseconds, UTC, as the stores keep them); each given one must hold. */
+export interface InstantBounds {
+  gt?: string;
+  ge?: string;
+  lt?: string;
+  le?: string;
+}
+
+/**
+ * The one query both doors build (REST search parameters, SCIM filters): filters already
+ * in their compared form (canonical or exact), combined with AND. Each store turns it
+ * into SQL in one place (sqlite/sqlite-search.ts, postgres/postgres-search.ts).
+ */
 export interface SearchFilter {
   username?: string;
   email_address?: string;
@@ -85,10 +107,23 @@ export interface SearchFilter {
   active?: boolean;
   /** Canonical: users with this address among their `emails` (primary or not). Not unique. */
   email?: string;
-  /** Users last changed after (`gt`) or at or after (`ge`) an instant (RFC 3339 with milliseconds, UTC). */
-  updated?: { op: 'gt' | 'ge'; at: string };
-  /** Canonical prefix of the username, the email address or the display name. */
-  prefix?: string;
+  /** Canonical values of facets. */
+  facets?: Partial<Record<Facet, string>>;
+  created?: InstantBounds;
+  updated?: InstantBounds;
+  /** Folded words (users/search-words.ts): each starts some word of the user. */
+  words?: string[];
+  /** Uids left out (the exact matches a `q` ranks first, served before the rest). */
+  exclude?: string[];
+}
+
+/** Fields a search can be sorted by: each has an index that pages walk. */
+export const SORT_FIELDS = ['uid', 'username', 'display_name', 'family_name', 'given_name', 'created_at', 'updated_at'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+export interface SortKey {
+  field: Exclude<SortField, 'uid'>;
+  descending: boolean;
 }
 
 /**
@@ -103,8 +138,12 @@ export interface Positioned<T> {
 
 export interface SearchPage {
   filter: SearchFilter;
-  /** Exclusive lower bound on `uid` (keyset paging). */
+  /** Sort keys before the uid (none: uid order). */
+  sort?: readonly SortKey[];
+  /** Keyset paging: the page starts strictly after the user with this uid … */
   after?: string;
+  /** … and these values of the sort keys (one per key, as stored: folded text or an instant). */
+  afterValues?: readonly string[];
   limit: number;
 }
 
@@ -163,8 +202,23 @@ export interface UserStore {
   /** Keeps `mark` under `key` from `now` on, replacing any; every process sharing the store may read it. */
   savePageMark(key: string, mark: PageMark, now: number): Promise<void>;
 
-  /** How many users match the filter (SCIM's totalResults). */
+  /** How many users match the filter, exactly (SCIM's totalResults). */
   count(filter: SearchFilter): Promise<number>;
+
+  /**
+   * How many users match, at a bounded cost (`count=true`): exact when some indexed
+   * condition of the filter names at most `bound` entries (the count is then read
+   * through it), or the directory holds few users; otherwise estimated from a sample
+   * of users spread over the uids (store/search-plan.ts), never by reading every match.
+   */
+  countMatches(filter: SearchFilter, bound: number): Promise<MatchCount>;
+
+  /**
+   * Gives the query planner statistics of the users' tables (PostgreSQL: ANALYZE, which
+   * autovacuum may be off to do); an import calls it after writing. SQLite's search plans
+   * do not depend on statistics (sqlite-search.ts fixes the order of their joins): nothing.
+   */
+  refreshStatistics(): Promise<void>;
 
   /** The change feed: the events every write above appends in its own transaction. */
   readonly events: EventLog;

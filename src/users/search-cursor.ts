@@ -1,42 +1,48 @@
 /**
- * The opaque search cursor: the last uid of a page, signed together with the
- * filters it was issued for. A cursor that does not decode, was altered, was made
- * up, or was issued for other filters is refused (CONTRACT §4: "a cursor that
- * was not issued by the service" is a 400).
+ * The opaque search cursor: where the next page starts (the last user of the page: its
+ * uid, its sort values, and whether it was one of the exact matches a `q` ranks first),
+ * signed together with the search it was issued for. A cursor that does not decode, was
+ * altered, was made up, or was issued for another search (other filters or another sort)
+ * is refused (CONTRACT §4: "a cursor that was not issued by the service" is a 400).
  *
- * Layout (base64url): 1 byte format version, 16 bytes uid, 12 bytes of
- * HMAC-SHA-256 over (format, uid, filters) under the store's cursor key, which
- * every instance sharing the store shares.
+ * Layout (base64url): 1 byte format version (2), the position as JSON
+ * (`[exact, uid, ...sort values]`), then 12 bytes of HMAC-SHA-256 over (format, position,
+ * search) under the store's cursor key, which every instance sharing the store shares.
+ * Cursors of format 1 (uid order only, issued before sorting existed) are no longer
+ * accepted: a walk that spans the upgrade starts again.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SearchFilter } from '../store/user-store.js';
 
-const FORMAT = 1;
-const UID_END = 1 + 16;
-const LENGTH = UID_END + 12;
+const FORMAT = 2;
+const TAG = 12;
 
-function tag(key: Buffer, head: Buffer, filter: SearchFilter): Buffer {
-  const named: unknown[] = [filter.username, filter.email_address, filter.legacy_id, filter.prefix];
-  // Filters added later are signed only when used, so cursors issued before them stay valid.
-  if (filter.external_id !== undefined || filter.active !== undefined) named.push(filter.external_id, filter.active);
-  const filters = JSON.stringify(named);
-  return createHmac('sha256', key).update(head).update(filters).digest().subarray(0, LENGTH - UID_END);
+/** Where a page starts: strictly after this user in the search's order. */
+export interface CursorPosition {
+  uid: string;
+  /** Its values of the sort keys, one per key. */
+  values: string[];
+  /** Whether it is among the exact matches of `q`, served before the rest. */
+  exact: boolean;
 }
 
-export function encodeCursor(key: Buffer, afterUid: string, filter: SearchFilter): string {
-  const head = Buffer.alloc(UID_END);
-  head[0] = FORMAT;
-  Buffer.from(afterUid.replace(/-/g, ''), 'hex').copy(head, 1);
-  return Buffer.concat([head, tag(key, head, filter)]).toString('base64url');
+function tag(key: Buffer, head: Buffer, search: string): Buffer {
+  return createHmac('sha256', key).update(head).update(search).digest().subarray(0, TAG);
 }
 
-/** The uid a cursor continues after, or `undefined` if this service did not issue it for `filter`. */
-export function decodeCursor(key: Buffer, cursor: string, filter: SearchFilter): string | undefined {
+/** A cursor for `position` in the search `search` (a canonical text of its filters and sort). */
+export function encodeCursor(key: Buffer, position: CursorPosition, search: string): string {
+  const head = Buffer.concat([Buffer.from([FORMAT]), Buffer.from(JSON.stringify([position.exact, position.uid, ...position.values]))]);
+  return Buffer.concat([head, tag(key, head, search)]).toString('base64url');
+}
+
+/** The position a cursor continues after, or `undefined` if this service did not issue it for `search`. */
+export function decodeCursor(key: Buffer, cursor: string, search: string): CursorPosition | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
   const bytes = Buffer.from(cursor, 'base64url');
-  if (bytes.length !== LENGTH || bytes[0] !== FORMAT || bytes.toString('base64url') !== cursor) return undefined;
-  const head = bytes.subarray(0, UID_END);
-  if (!timingSafeEqual(bytes.subarray(UID_END), tag(key, head, filter))) return undefined;
-  const hex = head.subarray(1).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  if (bytes.length <= TAG + 1 || bytes[0] !== FORMAT || bytes.toString('base64url') !== cursor) return undefined;
+  const head = bytes.subarray(0, bytes.length - TAG);
+  if (!timingSafeEqual(bytes.subarray(bytes.length - TAG), tag(key, head, search))) return undefined;
+  // Signed by this service: the JSON is what encodeCursor() wrote.
+  const [exact, uid, ...values] = JSON.parse(head.subarray(1).toString('utf8')) as [boolean, string, ...string[]];
+  return { uid, values, exact };
 }

@@ -45,11 +45,16 @@ export const createSchema = {
 export const searchSchema = {
   operationId: 'searchUsers',
   summary: 'Search users',
-  description: 'Filters combine with AND. Keyset pages in uid order; follow `Link: rel="next"` for the next page.',
+  description:
+    'Filters combine with AND. `q` finds people by any word of their names, username or email local part (docs/api.md, "Search"). Keyset pages in `sort` order (default uid); follow `Link: rel="next"` for the next page, which keeps the filters and the sort.',
   tags: TAGS,
   querystring: SearchQuery,
   response: {
-    200: response({ description: 'A page of matching users (maybe empty), in uid order.', headers: successHeaders('protected', [H.cacheControl, H.link, FEED_POSITION_HEADER]), body: { schema: UserList } }),
+    200: response({
+      description: 'A page of matching users (maybe empty), in the order of `sort`: exact username or email matches of `q` first.',
+      headers: successHeaders('protected', [H.cacheControl, H.link, H.totalCount, FEED_POSITION_HEADER]),
+      body: { schema: UserList },
+    }),
     ...operationErrors({ kind: 'protected' }),
   },
 };

@@ -96,8 +96,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
   );
 
   app.get('/users', { config: { access: 'users:read' }, schema: searchSchema, preValidation: wellFormedQuery(['limit']) }, async (request, reply) => {
-    const { users, nextCursor, position } = await service.search(request.query);
+    const { users, nextCursor, position, count } = await service.search(request.query);
     if (nextCursor !== undefined) reply.header('link', `<${nextPageUrl(request.query, nextCursor)}>; rel="next"`);
+    // An RFC 8941 integer; an estimate is marked so.
+    if (count !== undefined) reply.header('total-count', count.exact ? String(count.value) : `${count.value}; estimate`);
     // Each user as its representation's text, so a search answers the same bytes as a read by uid.
     const body = `[${users.map((user) => representationOf(user).json).join(',')}]`;
     return reply.header('cache-control', 'no-cache').header(FEED_POSITION, String(position)).type(JSON_UTF8).send(body as never);

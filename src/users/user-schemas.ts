@@ -3,7 +3,9 @@
  * serialise responses and generate the OpenAPI document; nothing else restates them.
  * String formats named here are registered from user-formats.ts.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TOptional, type TString } from 'typebox';
+import { FACETS, SORT_FIELDS, type Facet } from '../store/user-store.js';
+import { QUERY_WORDS_MAX } from './search-words.js';
 import { named } from '../http/openapi/api-document.js';
 import { expecting } from '../validation-options.js';
 import { EMAIL_ADDRESS_EXPECTED, EMAIL_ADDRESS_PATTERN, LEGACY_ID_PATTERN, USERNAME_PATTERN } from './user-formats.js';
@@ -216,7 +218,7 @@ export const UserResource = Type.Object(
 /** Responses reference the registered `User` schema (app.addSchema(UserResource)). */
 export const UserResourceRef = Type.Ref('User');
 
-export const UserList = Type.Array(UserResourceRef, { description: 'A page of users in uid order (maybe empty).' });
+export const UserList = Type.Array(UserResourceRef, { description: 'A page of users in the order of the search (maybe empty).' });
 
 /** Values of the path segment after `/users/`: a uid, or `{key}:{value}`. */
 export const UserRefParams = Type.Object({
@@ -233,6 +235,33 @@ export const SEARCH_LIMIT_DEFAULT = 100;
 
 const SearchParam = (description: string) => Type.String({ minLength: 1, description });
 
+/** `count=true` is exact when a condition of the search names at most this many users (store/user-store.ts countMatches()). */
+export const COUNT_BOUND = 10_000;
+
+/** Fields `sort` accepts. */
+const SORTABLE = SORT_FIELDS.filter((field) => field !== 'uid');
+
+const INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$';
+const InstantParam = (description: string) =>
+  Type.String({ pattern: INSTANT_PATTERN, ...expecting('an RFC 3339 date-time with a time zone, such as 2026-01-31T12:00:00Z'), description, examples: ['2026-01-31T12:00:00Z'] });
+
+/** One filter per facet (store/user-store.ts FACETS), named as the profile member. */
+function facetParams() {
+  const described: Record<Facet, string> = {
+    department: 'Department',
+    title: 'Title',
+    organization: 'Organization',
+    division: 'Division',
+    cost_center: 'Cost center',
+    employee_number: 'Employee number',
+    user_type: 'User type',
+    manager: "Manager's id (`manager.value`)",
+  };
+  return Object.fromEntries(FACETS.map((facet) => [facet, Type.Optional(SearchParam(`${described[facet]} equal to this, compared case-insensitively.`))])) as {
+    [F in Facet]: TOptional<TString>;
+  };
+}
+
 /** GET /users query. Unknown, repeated and empty parameters are rejected. */
 export const SearchQuery = Type.Object(
   {
@@ -241,7 +270,31 @@ export const SearchQuery = Type.Object(
     legacy_id: Type.Optional(SearchParam('Exact legacy id (case-sensitive).')),
     external_id: Type.Optional(SearchParam('Exact external id (case-sensitive).')),
     active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: '`true` or `false`: only active or only deactivated users.' })),
-    q: Type.Optional(SearchParam('Case-insensitive prefix of the username, email address or display name.')),
+    q: Type.Optional(
+      SearchParam(
+        `Words, each the start of a word of the display name, the given or family name, the username or the email address's local part; case, accents and apostrophes are ignored (docs/api.md, "Search"). A username or email address equal to \`q\` comes first. At most ${QUERY_WORDS_MAX} distinct words.`,
+      ),
+    ),
+    ...facetParams(),
+    created_after: Type.Optional(InstantParam('Only users created at or after this instant.')),
+    created_before: Type.Optional(InstantParam('Only users created before this instant.')),
+    updated_since: Type.Optional(InstantParam('Only users changed at or after this instant (delta syncs: pass the time of the previous sync).')),
+    updated_before: Type.Optional(InstantParam('Only users changed before this instant.')),
+    sort: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: `^-?(${SORTABLE.join('|')})(,-?(${SORTABLE.join('|')})){0,2}$`,
+        ...expecting(`up to three of ${SORTABLE.join(', ')}, separated by commas, each optionally preceded by - for descending order`),
+        description: `Up to three sort fields, comma-separated, \`-\` for descending: ${SORTABLE.map((f) => `\`${f}\``).join(', ')}. Text compares folded (case and accents ignored), by code point; an absent name sorts as empty, first. Ties are broken by uid in the direction of the last field. Default: uid.`,
+        examples: ['family_name,given_name', '-created_at'],
+      }),
+    ),
+    count: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], {
+        description: `\`true\`: the \`Total-Count\` header gives how many users match: exact when a filter or a word of \`q\` matches at most ${COUNT_BOUND.toLocaleString('en')} users, else an estimate marked \`; estimate\`.`,
+      }),
+    ),
     limit: Type.Optional(
       Type.Integer({
         minimum: 1,

@@ -9,7 +9,7 @@ import type { PageMark } from '../store/page-marks.js';
 import type { PendingIdempotency, Precondition, SearchFilter, SearchPage, UserStore, WriteOutcome } from '../store/user-store.js';
 import { canon } from './canonical.js';
 import { newUid } from './new-uid.js';
-import { decodeCursor, encodeCursor } from './search-cursor.js';
+import { createUserSearch } from './user-search.js';
 import { isUid, type LookupKey, type User } from './user.js';
 import type { UserRepresentation } from './user-representation.js';
 import { isStorable, toUserFields } from './user-input.js';
@@ -17,13 +17,7 @@ import { parseUserRef } from './user-ref.js';
 import { patchedFields, validatedFields } from './user-patch.js';
 import { SEARCH_LIMIT_DEFAULT, type CreateUserBody, type ReplaceUserBody, type SearchQuery, type UserPatch } from './user-schemas.js';
 
-export interface SearchResult {
-  users: User[];
-  /** Present when more users may follow: the cursor of the next page. */
-  nextCursor?: string;
-  /** The change-feed position the page reflects (Feed-Position). */
-  position: number;
-}
+export type { SearchResult } from './user-search.js';
 
 export interface ReadResult {
   /** The user's stored representation: sent as it is. */
@@ -156,37 +150,8 @@ export function createUserService({ store, now = () => new Date().toISOString() 
       settle(await store.delete(writableUid(ref), precondition, origin));
     },
 
-    async search(query: SearchQuery): Promise<SearchResult> {
-      for (const [parameter, value] of Object.entries(query)) {
-        if (typeof value === 'string' && !isStorable(value)) {
-          throw new ProblemError('invalid-query', `${parameter} must not contain U+0000`, {
-            errors: [{ parameter, detail: 'must not contain U+0000' }],
-          });
-        }
-      }
-      const filter: SearchFilter = {};
-      if (query.username !== undefined) filter.username = canon(query.username);
-      if (query.email_address !== undefined) filter.email_address = canon(query.email_address);
-      if (query.legacy_id !== undefined) filter.legacy_id = query.legacy_id;
-      if (query.external_id !== undefined) filter.external_id = query.external_id;
-      if (query.active !== undefined) filter.active = query.active === 'true';
-      if (query.q !== undefined) filter.prefix = canon(query.q);
-      let after: string | undefined;
-      if (query.cursor !== undefined) {
-        after = decodeCursor(await getCursorKey(), query.cursor, filter);
-        if (after === undefined) {
-          throw new ProblemError('invalid-query', 'cursor was not issued for this search', {
-            errors: [{ parameter: 'cursor', detail: 'was not issued by this service for these filters' }],
-          });
-        }
-      }
-      const limit = query.limit === undefined ? SEARCH_LIMIT_DEFAULT : Number(query.limit);
-      // One extra row tells whether a next page exists without a second query.
-      const { value: rows, position } = await store.search({ filter, after, limit: limit + 1 });
-      const users = rows.slice(0, limit);
-      const last = users[users.length - 1];
-      return rows.length > limit && last ? { users, nextCursor: encodeCursor(await getCursorKey(), last.uid, filter), position } : { users, position };
-    },
+    /** GET /users (user-search.ts). */
+    search: createUserSearch(store, getCursorKey),
   };
 }
 

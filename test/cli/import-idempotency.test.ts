@@ -5,6 +5,7 @@
  * changed file under the same key is refused; without a key every run writes.
  * Both stores, the CLI as a real process.
  */
+import { queryWords } from '../../src/users/search-words.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,7 +40,7 @@ describeEachStore('user-service import --idempotency-key', (kind) => {
   const count = async (prefix: string) => {
     const store = await openTestStoreAt(kind, database.databaseUrl);
     try {
-      return (await store.search({ filter: { prefix }, limit: RECORDS + 1 })).value.length;
+      return (await store.search({ filter: { words: queryWords(prefix) }, limit: RECORDS + 1 })).value.length;
     } finally {
       await store.close();
     }
@@ -92,7 +93,7 @@ describeEachStore('user-service import --idempotency-key', (kind) => {
     assert.equal((await runCli(['import', file], env())).code, 0);
     const store = await openTestStoreAt(kind, database.databaseUrl);
     try {
-      const [victim] = (await store.search({ filter: { prefix: 'restore' }, limit: 1 })).value;
+      const [victim] = (await store.search({ filter: { words: ['restore'] }, limit: 1 })).value;
       assert.ok(victim);
       assert.equal((await store.delete(victim.uid)).status, 'ok');
     } finally {

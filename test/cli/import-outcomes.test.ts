@@ -6,6 +6,7 @@
  * the records in the file. Real CLI processes, real files, both stores.
  */
 import assert from 'node:assert/strict';
+import { queryWords } from '../../src/users/search-words.js';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +44,7 @@ async function writeFile(dir: string, format: Format, tag: string, count: number
 async function countUsers(kind: StoreKind, url: string, prefix: string): Promise<number> {
   const store = await openTestStoreAt(kind, url);
   try {
-    return (await store.search({ filter: { prefix }, limit: 1000 })).value.length;
+    return (await store.search({ filter: { words: queryWords(prefix) }, limit: 1000 })).value.length;
   } finally {
     await store.close();
   }

@@ -157,9 +157,11 @@ describeEachStore('GET /users (search)', (store) => {
         ['legacy_id, exactly', 'legacy_id=A-1', ['alice']],
         ['legacy_id, case-sensitively', 'legacy_id=a-1', ['alicia']],
         ['legacy_id holding a colon', `legacy_id=${encodeURIComponent('crm:77')}`, ['alice']],
-        ['q, as a case-insensitive prefix of username, email address or display name', 'q=ALI', ['alice', 'alicia', 'bob', 'carol']],
-        ['q, as a display name prefix with a space', `q=${encodeURIComponent('zed z')}`, ['alicia']],
-        ['q, never in the middle of a value', 'q=liddell', []],
+        ['q, as a case-insensitive start of a word of the username, email local part or display name', 'q=ALI', ['alice', 'alicia', 'bob', 'carol']],
+        ['q, every word the start of one of the words', `q=${encodeURIComponent('zed z')}`, ['alicia']],
+        ['q, any word of the display name', 'q=liddell', ['alice']],
+        ['q, never in the middle of a word', 'q=iddell', []],
+        ['q, never the domain of the email address', 'q=example', []],
         ['q AND legacy_id', 'q=ali&legacy_id=a-1', ['alicia']],
         ['q AND email_address', `q=ali&email_address=${encodeURIComponent('BOB@example.com')}`, ['bob']],
         ['username AND legacy_id of another user', 'username=alice&legacy_id=a-1', []],
@@ -194,9 +196,10 @@ describeEachStore('GET /users (search)', (store) => {
 
     it('searches for the literal %zz when it is sent correctly encoded as %25zz', async () => {
       const user = await create({ legacy_ids: ['%zz'], display_name: '%zz literal' });
-      await create({ legacy_ids: ['zz'], display_name: 'zz plain' });
+      const plain = await create({ legacy_ids: ['zz'], display_name: 'zz plain' });
       assert.deepEqual((await search('legacy_id=%25zz')).body, [user]);
-      assert.deepEqual((await search('q=%25zz')).body, [user]);
+      // In q, % is text that separates words, never a wildcard: both have the word zz.
+      assert.deepEqual((await search('q=%25zz')).body, byUid([user, plain]));
     });
   });
 
@@ -228,11 +231,11 @@ describeEachStore('GET /users (search)', (store) => {
     });
 
     it('keeps a filter holding + and a space in the next link', async () => {
-      const plus = await createMany(3, (i) => ({ username: `pl+us${i}`, display_name: `pl+us ${i}` }));
-      const { visited, pages } = await walk(`q=${encodeURIComponent('pl+us')}&limit=1`);
+      const plus = await createMany(3, (i) => ({ username: `plx+usx${i}`, display_name: `plx+usx ${i}` }));
+      const { visited, pages } = await walk(`q=${encodeURIComponent('plx+usx')}&limit=1`);
       assert.equal(pages.length, 3);
       assert.deepEqual(visited, byUid(plus));
-      assert.equal((await walk(`q=${encodeURIComponent('pl+us 1')}&limit=1`)).visited.length, 1);
+      assert.equal((await walk(`q=${encodeURIComponent('plx+usx 1')}&limit=1`)).visited.length, 1);
     });
 
     it('visits users that exist throughout exactly once while others are deleted and created during the walk', async () => {

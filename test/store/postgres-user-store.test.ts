@@ -82,6 +82,10 @@ if (skip) {
         }
         const [unfilled] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM users WHERE representation IS NULL OR etag IS NULL`;
         assert.equal(unfilled?.n, 0, 'every row filled');
+        // Migration 11 wrote every row's search text: the old users are found by a word, and sorted.
+        assert.equal((await store.search({ filter: { words: ['old'] }, limit: 3000 })).value.length, 2500);
+        assert.deepEqual((await store.search({ filter: { words: ['old', '1000'] }, limit: 10 })).value.map((u) => u.username), ['Old.1000']);
+        assert.deepEqual((await store.search({ filter: {}, sort: [{ field: 'username', descending: true }], limit: 1 })).value.map((u) => u.username), ['Old.999']);
         // An instance of the release before migration 6 (a rolling upgrade) updates a user: no representation.
         await sql`UPDATE users SET display_name = 'Renamed', updated_at = now(), version = 4 WHERE uid = ${uids[0] as string}`;
         const renamed = (await store.lookup('uid', uids[0] as string)).value as { json: string; etag: string };

@@ -196,6 +196,10 @@ describe('SQLite store specifics', () => {
       // A process of the release before migration 6, still sharing the file, updates a user: no representation.
       const earlier = new Database(path);
       assert.equal(earlier.prepare('SELECT count(*) FROM users WHERE representation IS NULL OR etag IS NULL').pluck().get(), 0, 'every row filled');
+      // Migration 11 wrote every row's search text: the old users are found by a word, and sorted.
+      assert.equal((await store.search({ filter: { words: ['old'] }, limit: 3000 })).value.length, 2500);
+      assert.deepEqual((await store.search({ filter: { words: ['old', '1000'] }, limit: 10 })).value.map((u) => u.username), ['Old.1000']);
+      assert.deepEqual((await store.search({ filter: {}, sort: [{ field: 'username', descending: true }], limit: 1 })).value.map((u) => u.username), ['Old.999']);
       earlier.prepare("UPDATE users SET display_name = 'Renamed', updated_at = '2022-01-01T00:00:00.000Z', version = 4 WHERE uid = ?").run(uids[0]);
       earlier.close();
       const renamed = (await store.lookup('uid', uids[0] as string)).value as { json: string; etag: string };

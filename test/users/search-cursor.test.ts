@@ -3,37 +3,44 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { v7 as uuidv7 } from 'uuid';
-import { decodeCursor, encodeCursor } from '../../src/users/search-cursor.js';
+import { decodeCursor, encodeCursor, type CursorPosition } from '../../src/users/search-cursor.js';
 
 const key = randomBytes(32);
+const at = (uid: string, values: string[] = [], exact = false): CursorPosition => ({ uid, values, exact });
 
 describe('search cursor', () => {
-  it('round-trips the uid for the filters it was issued for', () => {
-    const uid = uuidv7();
-    assert.equal(decodeCursor(key, encodeCursor(key, uid, { prefix: 'al' }), { prefix: 'al' }), uid);
-    assert.equal(decodeCursor(key, encodeCursor(key, uid, {}), {}), uid);
+  it('round-trips the position for the search it was issued for', () => {
+    const position = at(uuidv7(), ['garcia', '2026-01-31T12:00:00.000Z'], false);
+    assert.deepEqual(decodeCursor(key, encodeCursor(key, position, 'search-a'), 'search-a'), position);
+    const exact = at(uuidv7(), ['josé "quoted" \\ text'], true);
+    assert.deepEqual(decodeCursor(key, encodeCursor(key, exact, ''), ''), exact);
   });
 
-  it('is refused for other filters and under another key', () => {
-    const cursor = encodeCursor(key, uuidv7(), { username: 'a' });
-    assert.equal(decodeCursor(key, cursor, { username: 'b' }), undefined);
-    assert.equal(decodeCursor(key, cursor, {}), undefined);
-    assert.equal(decodeCursor(key, cursor, { email_address: 'a' }), undefined);
-    assert.equal(decodeCursor(randomBytes(32), cursor, { username: 'a' }), undefined);
+  it('is refused for another search and under another key', () => {
+    const cursor = encodeCursor(key, at(uuidv7()), 'search-a');
+    assert.equal(decodeCursor(key, cursor, 'search-b'), undefined);
+    assert.equal(decodeCursor(key, cursor, ''), undefined);
+    assert.equal(decodeCursor(randomBytes(32), cursor, 'search-a'), undefined);
+  });
+
+  it('refuses a format 1 cursor (uid order, before sorting existed)', () => {
+    const head = Buffer.alloc(17);
+    head[0] = 1;
+    assert.equal(decodeCursor(key, Buffer.concat([head, randomBytes(12)]).toString('base64url'), ''), undefined);
   });
 
   it('refuses every cursor with one character changed, and any string it did not issue', () => {
-    const issued = encodeCursor(key, uuidv7(), {});
+    const issued = encodeCursor(key, at(uuidv7(), ['x']), '');
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     for (let i = 0; i < issued.length; i++) {
       for (const c of alphabet) {
         if (c === issued[i]) continue;
         const altered = issued.slice(0, i) + c + issued.slice(i + 1);
-        assert.equal(decodeCursor(key, altered, {}), undefined, altered);
+        assert.equal(decodeCursor(key, altered, ''), undefined, altered);
       }
     }
     fc.assert(
-      fc.property(fc.string({ maxLength: 60 }), (s) => s === issued || decodeCursor(key, s, {}) === undefined),
+      fc.property(fc.string({ maxLength: 60 }), (s) => s === issued || decodeCursor(key, s, '') === undefined),
       { numRuns: 2000, seed: 20261121 },
     );
   });

@@ -85,7 +85,7 @@ export interface paths {
         };
         /**
          * Search users
-         * @description Filters combine with AND. Keyset pages in uid order; follow `Link: rel="next"` for the next page.
+         * @description Filters combine with AND. `q` finds people by any word of their names, username or email local part (docs/api.md, "Search"). Keyset pages in `sort` order (default uid); follow `Link: rel="next"` for the next page, which keeps the filters and the sort.
          */
         get: operations["searchUsers"];
         put?: never;
@@ -98,7 +98,7 @@ export interface paths {
         options?: never;
         /**
          * Search users (headers only)
-         * @description Filters combine with AND. Keyset pages in uid order; follow `Link: rel="next"` for the next page.
+         * @description Filters combine with AND. `q` finds people by any word of their names, username or email local part (docs/api.md, "Search"). Keyset pages in `sort` order (default uid); follow `Link: rel="next"` for the next page, which keeps the filters and the sort.
          */
         head: operations["searchUsersHead"];
         patch?: never;
@@ -1913,8 +1913,48 @@ export interface operations {
                 external_id?: string;
                 /** @description `true` or `false`: only active or only deactivated users. */
                 active?: "true" | "false";
-                /** @description Case-insensitive prefix of the username, email address or display name. */
+                /** @description Words, each the start of a word of the display name, the given or family name, the username or the email address's local part; case, accents and apostrophes are ignored (docs/api.md, "Search"). A username or email address equal to `q` comes first. At most 16 distinct words. */
                 q?: string;
+                /** @description Department equal to this, compared case-insensitively. */
+                department?: string;
+                /** @description Title equal to this, compared case-insensitively. */
+                title?: string;
+                /** @description Organization equal to this, compared case-insensitively. */
+                organization?: string;
+                /** @description Division equal to this, compared case-insensitively. */
+                division?: string;
+                /** @description Cost center equal to this, compared case-insensitively. */
+                cost_center?: string;
+                /** @description Employee number equal to this, compared case-insensitively. */
+                employee_number?: string;
+                /** @description User type equal to this, compared case-insensitively. */
+                user_type?: string;
+                /** @description Manager's id (`manager.value`) equal to this, compared case-insensitively. */
+                manager?: string;
+                /**
+                 * @description Only users created at or after this instant.
+                 * @example 2026-01-31T12:00:00Z
+                 */
+                created_after?: string;
+                /**
+                 * @description Only users created before this instant.
+                 * @example 2026-01-31T12:00:00Z
+                 */
+                created_before?: string;
+                /**
+                 * @description Only users changed at or after this instant (delta syncs: pass the time of the previous sync).
+                 * @example 2026-01-31T12:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Only users changed before this instant.
+                 * @example 2026-01-31T12:00:00Z
+                 */
+                updated_before?: string;
+                /** @description Up to three sort fields, comma-separated, `-` for descending: `username`, `display_name`, `family_name`, `given_name`, `created_at`, `updated_at`. Text compares folded (case and accents ignored), by code point; an absent name sorts as empty, first. Ties are broken by uid in the direction of the last field. Default: uid. */
+                sort?: string;
+                /** @description `true`: the `Total-Count` header gives how many users match: exact when a filter or a word of `q` matches at most 10,000 users, else an estimate marked `; estimate`. */
+                count?: "true" | "false";
                 /** @description Page size, 1–1000; default 100. Written in plain decimal: `007`, `+7`, `7.0` and `1e2` are refused. */
                 limit?: number;
                 /** @description Opaque; copy it from the `Link: rel="next"` URL. */
@@ -1926,7 +1966,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of matching users (maybe empty), in uid order. */
+            /** @description A page of matching users (maybe empty), in the order of `sort`: exact username or email matches of `q` first. */
             200: {
                 headers: {
                     /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
@@ -1935,6 +1975,8 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
                     Link?: string;
+                    /** @description With `count=true`: how many users match, an RFC 8941 integer. Exact when a filter or a word of `q` matches at most 10,000 users (or the directory holds at most 2,000); otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`). */
+                    "Total-Count"?: string;
                     /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
                     "Feed-Position": string;
                     /** @description The client's request budget per window (when rate limits are on). */
@@ -2516,8 +2558,48 @@ export interface operations {
                 external_id?: string;
                 /** @description `true` or `false`: only active or only deactivated users. */
                 active?: "true" | "false";
-                /** @description Case-insensitive prefix of the username, email address or display name. */
+                /** @description Words, each the start of a word of the display name, the given or family name, the username or the email address's local part; case, accents and apostrophes are ignored (docs/api.md, "Search"). A username or email address equal to `q` comes first. At most 16 distinct words. */
                 q?: string;
+                /** @description Department equal to this, compared case-insensitively. */
+                department?: string;
+                /** @description Title equal to this, compared case-insensitively. */
+                title?: string;
+                /** @description Organization equal to this, compared case-insensitively. */
+                organization?: string;
+                /** @description Division equal to this, compared case-insensitively. */
+                division?: string;
+                /** @description Cost center equal to this, compared case-insensitively. */
+                cost_center?: string;
+                /** @description Employee number equal to this, compared case-insensitively. */
+                employee_number?: string;
+                /** @description User type equal to this, compared case-insensitively. */
+                user_type?: string;
+                /** @description Manager's id (`manager.value`) equal to this, compared case-insensitively. */
+                manager?: string;
+                /**
+                 * @description Only users created at or after this instant.
+                 * @example 2026-01-31T12:00:00Z
+                 */
+                created_after?: string;
+                /**
+                 * @description Only users created before this instant.
+                 * @example 2026-01-31T12:00:00Z
+                 */
+                created_before?: string;
+                /**
+                 * @description Only users changed at or after this instant (delta syncs: pass the time of the previous sync).
+                 * @example 2026-01-31T12:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Only users changed before this instant.
+                 * @example 2026-01-31T12:00:00Z
+                 */
+                updated_before?: string;
+                /** @description Up to three sort fields, comma-separated, `-` for descending: `username`, `display_name`, `family_name`, `given_name`, `created_at`, `updated_at`. Text compares folded (case and accents ignored), by code point; an absent name sorts as empty, first. Ties are broken by uid in the direction of the last field. Default: uid. */
+                sort?: string;
+                /** @description `true`: the `Total-Count` header gives how many users match: exact when a filter or a word of `q` matches at most 10,000 users, else an estimate marked `; estimate`. */
+                count?: "true" | "false";
                 /** @description Page size, 1–1000; default 100. Written in plain decimal: `007`, `+7`, `7.0` and `1e2` are refused. */
                 limit?: number;
                 /** @description Opaque; copy it from the `Link: rel="next"` URL. */
@@ -2529,7 +2611,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of matching users (maybe empty), in uid order. */
+            /** @description A page of matching users (maybe empty), in the order of `sort`: exact username or email matches of `q` first. */
             200: {
                 headers: {
                     /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
@@ -2538,6 +2620,8 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
                     Link?: string;
+                    /** @description With `count=true`: how many users match, an RFC 8941 integer. Exact when a filter or a word of `q` matches at most 10,000 users (or the directory holds at most 2,000); otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`). */
+                    "Total-Count"?: string;
                     /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
                     "Feed-Position": string;
                     /** @description The client's request budget per window (when rate limits are on). */

@@ -29,6 +29,12 @@ export const H = {
   contentLocation: header('Content-Location', 'The canonical path of the user: /users/{uid}.', true),
   cacheControl: header('Cache-Control', '`no-cache` on representations (revalidate with If-None-Match), `no-store` on errors.', true),
   link: header('Link', 'RFC 8288: `<…>; rel="next"` when more results follow.', false),
+  totalCount: header(
+    'Total-Count',
+    'With `count=true`: how many users match, an RFC 8941 integer. Exact when a filter or a word of `q` matches at most 10,000 users (or the directory holds at most 2,000); otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`).',
+    false,
+    Type.String({ pattern: '^[0-9]+(; estimate)?$' }),
+  ),
   allow: header('Allow', 'The methods this path defines.', true),
   retryAfter: header('Retry-After', 'Seconds to wait before retrying.', true, Type.String({ pattern: '^[0-9]+$' })),
   wwwAuthenticate: header('WWW-Authenticate', 'RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent.', true),

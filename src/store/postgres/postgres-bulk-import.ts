@@ -23,6 +23,7 @@
 import type postgres from 'postgres';
 import type { TransactionSql } from 'postgres';
 import { displayNameKey, emailKeysOf, type User } from '../../users/user.js';
+import { searchColumn } from '../search-column.js';
 import { keysOfUser, planBatch, StaleSnapshotError, type BatchSnapshot, type BatchWrites } from '../import-batch-plan.js';
 import type { ImportOutcome, ImportUser, OnConflict } from '../import-plan.js';
 import { profileColumn } from '../../users/user-profile.js';
@@ -107,6 +108,7 @@ function writeParameters(writes: BatchWrites, now: string, feed: Feed, origin: E
     origin.interface,
     origin.credential ?? null,
     origin.client ?? null,
+    users.map(([, user]) => searchColumn(user)),
   ];
 }
 

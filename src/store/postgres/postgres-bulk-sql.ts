@@ -66,7 +66,8 @@ export const KEY_COLUMNS = ['op', 'key', 'value', 'uid'] as const;
  * user's representation (the JSON the API returns, aligned with the users: stored
  * with the row and the data of its event) and $19 its ETag; $17 the events' time,
  * $18 whether events are appended (CHANGE_FEED), $23 … $25 the events' origin
- * (interface, credential, client: event-origin.ts). Returns
+ * (interface, credential, client: event-origin.ts), $26 their `search`
+ * text (search-column.ts; triggers index its terms). Returns
  * what each part wrote, for the caller to compare with its plan.
  *
  * Each CTE touches rows no other CTE touches (planBatch guarantees a key row is
@@ -83,24 +84,24 @@ export const WRITE_SQL = `
   WITH user_rows AS (
     SELECT r.op, r.uid, r.username, r.email_address, r.legacy_ids::text[] AS legacy_ids, r.display_name, r.display_name_key,
       r.attributes::json AS attributes, r.created_at, r.updated_at, r.version, r.representation, r.etag,
-      r.external_id, r.active::boolean AS active, r.profile::json AS profile
+      r.external_id, r.active::boolean AS active, r.profile::json AS profile, r.search
     FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-      $9::timestamptz[], $10::timestamptz[], $11::int[], $16::text[], $19::text[], $20::text[], $21::text[], $22::text[])
+      $9::timestamptz[], $10::timestamptz[], $11::int[], $16::text[], $19::text[], $20::text[], $21::text[], $22::text[], $26::text[])
       AS r(op, uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag,
-        external_id, active, profile)
+        external_id, active, profile, search)
   ),
   inserted AS (
     INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag,
-      external_id, active, profile)
+      external_id, active, profile, search)
     SELECT uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag,
-      external_id, active, profile
+      external_id, active, profile, search
     FROM user_rows WHERE op = 'insert' ORDER BY uid
     RETURNING 1
   ),
   updated AS (
     UPDATE users SET username = r.username, email_address = r.email_address, legacy_ids = r.legacy_ids, display_name = r.display_name,
       display_name_key = r.display_name_key, attributes = r.attributes, updated_at = r.updated_at, version = r.version,
-      representation = r.representation, etag = r.etag, external_id = r.external_id, active = r.active, profile = r.profile
+      representation = r.representation, etag = r.etag, external_id = r.external_id, active = r.active, profile = r.profile, search = r.search
     FROM user_rows r WHERE r.op = 'update' AND users.uid = r.uid
     RETURNING 1
   ),

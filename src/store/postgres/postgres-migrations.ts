@@ -6,6 +6,7 @@
  */
 import postgres, { type Sql, type TransactionSql } from 'postgres';
 import { representationOf } from '../../users/user-representation.js';
+import { EMPTY_SEARCH, SEARCH_INDEXES_SQL, searchColumn } from '../search-column.js';
 import { USER_SELECT_COLUMNS, userRowToUser, type UserRow } from './postgres-rows.js';
 
 /** The columns of users before migration 8: what migration 6 can read. */
@@ -29,6 +30,22 @@ async function fillRepresentations(tx: TransactionSql, columns: string): Promise
     await tx`UPDATE users SET representation = t.representation, etag = t.etag
       FROM unnest(${made.map((r) => r.uid)}::uuid[], ${made.map((r) => r.json)}::text[], ${made.map((r) => r.etag)}::text[]) AS t(uid, representation, etag)
       WHERE users.uid = t.uid`;
+    after = last.uid;
+  }
+}
+
+/** The field and value of a `field:value` term `j.term`. */
+const TERM_FIELD = "split_part(j.term, ':', 1)";
+const TERM_VALUE = "substr(j.term, strpos(j.term, ':') + 1)";
+
+/** Writes the `search` of every row (migration 11; its triggers index the terms), in uid order, a batch at a time. */
+async function fillSearch(tx: TransactionSql): Promise<void> {
+  for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
+    const rows = await tx<UserRow[]>`SELECT ${tx.unsafe(USER_SELECT_COLUMNS)} FROM users WHERE uid > ${after}::uuid ORDER BY uid LIMIT ${FILL_BATCH}`;
+    const last = rows[rows.length - 1];
+    if (last === undefined) return;
+    const users = rows.map(userRowToUser);
+    await tx`UPDATE users SET search = t.search FROM unnest(${users.map((u) => u.uid)}::uuid[], ${users.map(searchColumn)}::text[]) AS t(uid, search) WHERE users.uid = t.uid`;
     after = last.uid;
   }
 }
@@ -212,6 +229,60 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     WHERE status IN (200, 201) AND left(body, 1) = '{' AND coalesce(body::json->>'uid', body::json->>'id') ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
   CREATE INDEX idempotency_keys_by_subject ON idempotency_keys (subject) WHERE subject IS NOT NULL;
   `,
+  // 11: search (see src/store/sqlite/sqlite-migrations.ts, migration 11). Text columns that
+  // are compared or sorted are COLLATE "C": code point order, as SQLite and the service compare.
+  // The terms are kept by statement triggers over the rows a statement wrote (one INSERT of a
+  // thousand terms for an import batch); they join user_terms by its primary key, by nested
+  // loops whatever the planner guesses of a transition table (it has no statistics on one).
+  async (tx) => {
+    await tx.unsafe(`
+  ALTER TABLE users ADD COLUMN search text NOT NULL DEFAULT '${EMPTY_SEARCH}';
+  CREATE TABLE user_terms (
+    field text COLLATE "C" NOT NULL,
+    value text COLLATE "C" NOT NULL,
+    uid uuid NOT NULL,
+    PRIMARY KEY (field, value, uid)
+  );
+  CREATE FUNCTION users_terms_inserted() RETURNS trigger LANGUAGE plpgsql SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+  BEGIN
+    INSERT INTO user_terms (field, value, uid)
+      SELECT ${TERM_FIELD}, ${TERM_VALUE}, n.uid FROM new_rows n, json_array_elements_text(n.search::json->'terms') AS j(term);
+    RETURN NULL;
+  END $$;
+  CREATE FUNCTION users_terms_updated() RETURNS trigger LANGUAGE plpgsql SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+  BEGIN
+    DELETE FROM user_terms t USING (
+      SELECT ${TERM_FIELD} AS field, ${TERM_VALUE} AS value, o.uid
+      FROM old_rows o JOIN new_rows n ON n.uid = o.uid AND n.search IS DISTINCT FROM o.search, json_array_elements_text(o.search::json->'terms') AS j(term)
+    ) d WHERE t.field = d.field AND t.value = d.value AND t.uid = d.uid;
+    INSERT INTO user_terms (field, value, uid)
+      SELECT ${TERM_FIELD}, ${TERM_VALUE}, n.uid
+      FROM new_rows n JOIN old_rows o ON o.uid = n.uid AND n.search IS DISTINCT FROM o.search, json_array_elements_text(n.search::json->'terms') AS j(term);
+    RETURN NULL;
+  END $$;
+  CREATE FUNCTION users_terms_deleted() RETURNS trigger LANGUAGE plpgsql SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+  BEGIN
+    DELETE FROM user_terms t USING (
+      SELECT ${TERM_FIELD} AS field, ${TERM_VALUE} AS value, o.uid FROM old_rows o, json_array_elements_text(o.search::json->'terms') AS j(term)
+    ) d WHERE t.field = d.field AND t.value = d.value AND t.uid = d.uid;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER users_terms_inserted AFTER INSERT ON users REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION users_terms_inserted();
+  CREATE TRIGGER users_terms_updated AFTER UPDATE ON users REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION users_terms_updated();
+  CREATE TRIGGER users_terms_deleted AFTER DELETE ON users REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION users_terms_deleted();
+    `);
+    await fillSearch(tx);
+    await tx.unsafe(`
+  ALTER TABLE users
+    ADD COLUMN search_text text COLLATE "C" GENERATED ALWAYS AS (search::json->>'text') STORED,
+    ADD COLUMN sort_username text COLLATE "C" GENERATED ALWAYS AS (search::json->'sort'->>'username') STORED,
+    ADD COLUMN sort_display_name text COLLATE "C" GENERATED ALWAYS AS (search::json->'sort'->>'display_name') STORED,
+    ADD COLUMN sort_family_name text COLLATE "C" GENERATED ALWAYS AS (search::json->'sort'->>'family_name') STORED,
+    ADD COLUMN sort_given_name text COLLATE "C" GENERATED ALWAYS AS (search::json->'sort'->>'given_name') STORED;
+  ${SEARCH_INDEXES_SQL}
+  ANALYZE users, user_terms;
+    `);
+  },
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */

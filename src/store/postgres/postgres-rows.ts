@@ -8,6 +8,7 @@ import { profileColumn, profileFromColumn, type Profile } from '../../users/user
 /** The columns a User is read from (migration 8 added the last three). */
 export const USER_SELECT_COLUMNS = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile';
 import { representationOf } from '../../users/user-representation.js';
+import { searchColumn } from '../search-column.js';
 
 export interface UserRow {
   uid: string;
@@ -52,6 +53,7 @@ export function rowValues(user: User) {
     legacy_ids: user.legacy_ids,
     display_name: user.display_name,
     display_name_key: displayNameKey(user.display_name),
+    search: searchColumn(user),
     // Sent as text and cast, so the server keeps the exact text (member order);
     // a json-typed parameter would go through jsonb and be reordered.
     attributes: JSON.stringify(user.attributes),

@@ -12,7 +12,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { prefixUpperBound } from '../../users/canonical.js';
 import { keysOf, type LookupKey, type UniqueKey, type User } from '../../users/user.js';
 import { representationOf } from '../../users/user-representation.js';
 import { AbandonedWrite, IdempotencyKeyTaken, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
@@ -26,6 +25,7 @@ import { inFlightGate, type Lane } from './in-flight-gate.js';
 import { importBatch } from './postgres-bulk-import.js';
 import { isRetryable, isUniqueViolation, storeFullOr, translatePostgresError } from './postgres-errors.js';
 import { migratePostgres } from './postgres-migrations.js';
+import { postgresSearch } from './postgres-search.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
 import { deleteUser, emailRowsInsert, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
 import { MARK_TTL_MS, type PageMark } from '../page-marks.js';
@@ -48,6 +48,8 @@ export interface PostgresStoreOptions {
   onImportFallback?: (error: unknown) => void;
   /** Whether writes append change events (default true; CHANGE_FEED=off). */
   changeFeed?: boolean;
+  /** Most index entries a condition may name to drive a search page (store/search-plan.ts; tests lower it). */
+  searchDriveBound?: number;
   /** Hears errors of the store's own background work (the feed's sequencer); they are retried at its next run. */
   onBackgroundError?: (error: unknown) => void;
 }
@@ -99,26 +101,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   const feed: Feed = { enabled: options.changeFeed !== false };
   let marksSaved = 0;
 
-  /** The conditions of a search, joined with AND. */
-  function searchWhere(filter: SearchFilter, after?: string) {
-    const conditions = [sql`TRUE`];
-    if (after !== undefined) conditions.push(sql`uid > ${after}::uuid`);
-    for (const key of ['username', 'email_address', 'legacy_id', 'external_id'] as const) {
-      const value = filter[key];
-      if (value !== undefined) conditions.push(sql`uid IN (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`);
-    }
-    if (filter.active !== undefined) conditions.push(sql`active = ${filter.active}`);
-    if (filter.email !== undefined) conditions.push(sql`uid IN (SELECT uid FROM user_emails WHERE value = ${filter.email})`);
-    if (filter.updated !== undefined) conditions.push(filter.updated.op === 'gt' ? sql`updated_at > ${filter.updated.at}::timestamptz` : sql`updated_at >= ${filter.updated.at}::timestamptz`);
-    if (filter.prefix !== undefined) {
-      const low = filter.prefix;
-      const high = prefixUpperBound(low);
-      const keyRange = high === undefined ? sql`value >= ${low}` : sql`value >= ${low} AND value < ${high}`;
-      const nameRange = high === undefined ? sql`display_name_key >= ${low}` : sql`display_name_key >= ${low} AND display_name_key < ${high}`;
-      conditions.push(sql`(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND ${keyRange}) OR (${nameRange}))`);
-    }
-    return conditions.reduce((all, condition) => sql`${all} AND ${condition}`);
-  }
+  const searching = postgresSearch(sql, options.searchDriveBound);
   const events = postgresEventLog(sql, run, options.onBackgroundError ?? (() => {}));
 
   /**
@@ -266,8 +249,8 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       );
     },
 
-    async search({ filter, after, limit }: SearchPage) {
-      return positionedRead(sql`SELECT ${columns} FROM users WHERE ${searchWhere(filter, after)} ORDER BY uid LIMIT ${limit}`);
+    async search(page: SearchPage) {
+      return positionedRead((await searching.page(run, columns, page)).query);
     },
 
     async pageMark(key: string, now: number) {
@@ -283,14 +266,27 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     },
 
     async count(filter: SearchFilter) {
-      const [row] = await run(() => sql<{ n: number }[]>`SELECT count(*)::int AS n FROM users WHERE ${searchWhere(filter)}`);
-      return row?.n ?? 0;
+      const { query } = await searching.countQuery(run, filter);
+      const [row] = await run(() => sql<{ n: number }[]>`${query}`);
+      return (row as { n: number }).n;
+    },
+
+    async countMatches(filter: SearchFilter, bound: number) {
+      return searching.countMatches(run, filter, bound);
     },
 
     events,
 
     leadership(name: string) {
       return postgresLeadership(options.url, name);
+    },
+
+    async refreshStatistics() {
+      // Sampling a million rows takes longer than a request's statement timeout.
+      await run(() => sql.begin(async (tx) => {
+        await tx`SET LOCAL statement_timeout = 0`;
+        await tx`ANALYZE users, user_keys, user_emails, user_terms`;
+      }));
     },
 
     async cursorKey() {

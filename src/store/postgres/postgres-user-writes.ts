@@ -29,10 +29,10 @@ export function userRowInsert(sql: Connection, user: User, fromClaimed = false) 
   const v = rowValues(user);
   const source = fromClaimed ? sql`FROM claimed` : sql``;
   return sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version,
-      external_id, active, profile, representation, etag)
+      external_id, active, profile, representation, etag, search)
     SELECT ${v.uid}::uuid, ${v.username}::text, ${v.email_address}::text, ${v.legacy_ids}::text[], ${v.display_name}::text, ${v.display_name_key}::text,
       ${v.attributes}::text::json, ${v.created_at}::timestamptz, ${v.updated_at}::timestamptz, ${v.version}::int,
-      ${v.external_id}::text, ${v.active}::boolean, ${v.profile}::text::json, ${v.representation}::text, ${v.etag}::text ${source}`;
+      ${v.external_id}::text, ${v.active}::boolean, ${v.profile}::text::json, ${v.representation}::text, ${v.etag}::text, ${v.search}::text ${source}`;
 }
 
 /** The INSERT of the user's rows in user_emails (every address, canonical), for the uid `from` yields (a CTE of the inserted row). */
@@ -121,7 +121,7 @@ export async function replaceUser(tx: TransactionSql, next: User, feed: Feed, or
   await tx`UPDATE users SET username = ${v.username}, email_address = ${v.email_address}, legacy_ids = ${v.legacy_ids},
     display_name = ${v.display_name}, display_name_key = ${v.display_name_key}, attributes = ${v.attributes}::text::json,
     updated_at = ${v.updated_at}, version = ${v.version}, external_id = ${v.external_id}, active = ${v.active}, profile = ${v.profile}::text::json,
-    representation = ${v.representation}, etag = ${v.etag} WHERE uid = ${next.uid}`;
+    representation = ${v.representation}, etag = ${v.etag}, search = ${v.search} WHERE uid = ${next.uid}`;
   await insertKeys(tx, next, feed, userEvent('user.updated', next, next.updated_at, origin));
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { representationOf } from '../../users/user-representation.js';
+import { EMPTY_SEARCH, SEARCH_INDEXES_SQL, searchColumn } from '../search-column.js';
 import { openSqliteDatabase } from './sqlite-connection.js';
 import { USER_COLUMNS, userRowToUser, type UserRow } from './sqlite-rows.js';
 
@@ -28,6 +29,23 @@ function fillRepresentations(db: Database, columns: string): void {
       const { json, etag } = representationOf(userRowToUser(row));
       fill.run(json, etag, row.uid);
     }
+    const last = rows[rows.length - 1];
+    if (last === undefined) return;
+    after = last.uid;
+  }
+}
+
+/** The field and value of a `field:value` term of json_each() row `j`. */
+const TERM_FIELD = "substr(j.value, 1, instr(j.value, ':') - 1)";
+const TERM_VALUE = "substr(j.value, instr(j.value, ':') + 1)";
+
+/** Writes the `search` of every row (migration 11; its triggers index the terms), in uid order, a batch at a time. */
+function fillSearch(db: Database): void {
+  const batch = db.prepare<[string, number], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE uid > ? ORDER BY uid LIMIT ?`);
+  const fill = db.prepare('UPDATE users SET search = ? WHERE uid = ?');
+  for (let after = ''; ; ) {
+    const rows = batch.all(after, FILL_BATCH);
+    for (const row of rows) fill.run(searchColumn(userRowToUser(row)), row.uid);
     const last = rows[rows.length - 1];
     if (last === undefined) return;
     after = last.uid;
@@ -202,6 +220,47 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     WHERE status IN (200, 201) AND json_valid(body) AND json_type(body) = 'object';
   CREATE INDEX idempotency_keys_by_subject ON idempotency_keys (subject) WHERE subject IS NOT NULL;
   `,
+  // 11: search (src/store/search-column.ts, search-plan.ts). A write stores the user's
+  // `search` text; generated columns read its words and sort keys, and the sort keys are
+  // indexed with the uid, so every sort is an index walk; triggers keep user_terms (words
+  // and facets, one B-tree) equal to the terms of the current `search` in the write's own
+  // transaction, deleting exactly the entries of the text they replace. The old prefix
+  // index of display names goes: `q` reads words now. Every row's `search` is written here.
+  // user_count keeps the number of users, for estimated counts (sqlite-search.ts countMatches).
+  (db) => {
+    db.exec(`
+      ALTER TABLE users ADD COLUMN search TEXT NOT NULL DEFAULT '${EMPTY_SEARCH}';
+      ALTER TABLE users ADD COLUMN search_text TEXT GENERATED ALWAYS AS (json_extract(search, '$.text')) VIRTUAL;
+      ALTER TABLE users ADD COLUMN sort_username TEXT GENERATED ALWAYS AS (json_extract(search, '$.sort.username')) VIRTUAL;
+      ALTER TABLE users ADD COLUMN sort_display_name TEXT GENERATED ALWAYS AS (json_extract(search, '$.sort.display_name')) VIRTUAL;
+      ALTER TABLE users ADD COLUMN sort_family_name TEXT GENERATED ALWAYS AS (json_extract(search, '$.sort.family_name')) VIRTUAL;
+      ALTER TABLE users ADD COLUMN sort_given_name TEXT GENERATED ALWAYS AS (json_extract(search, '$.sort.given_name')) VIRTUAL;
+      CREATE TABLE user_terms (
+        field TEXT NOT NULL,
+        value TEXT NOT NULL,
+        uid TEXT NOT NULL,
+        PRIMARY KEY (field, value, uid)
+      ) WITHOUT ROWID;
+      CREATE TRIGGER users_terms_inserted AFTER INSERT ON users BEGIN
+        INSERT INTO user_terms (field, value, uid) SELECT ${TERM_FIELD}, ${TERM_VALUE}, NEW.uid FROM json_each(NEW.search, '$.terms') j;
+      END;
+      CREATE TRIGGER users_terms_updated AFTER UPDATE OF search ON users WHEN NEW.search IS NOT OLD.search BEGIN
+        DELETE FROM user_terms WHERE (field, value, uid) IN (SELECT ${TERM_FIELD}, ${TERM_VALUE}, OLD.uid FROM json_each(OLD.search, '$.terms') j);
+        INSERT INTO user_terms (field, value, uid) SELECT ${TERM_FIELD}, ${TERM_VALUE}, NEW.uid FROM json_each(NEW.search, '$.terms') j;
+      END;
+      CREATE TRIGGER users_terms_deleted AFTER DELETE ON users BEGIN
+        DELETE FROM user_terms WHERE (field, value, uid) IN (SELECT ${TERM_FIELD}, ${TERM_VALUE}, OLD.uid FROM json_each(OLD.search, '$.terms') j);
+        UPDATE user_count SET n = n - 1;
+      END;
+      CREATE TABLE user_count (n INTEGER NOT NULL);
+      INSERT INTO user_count (n) SELECT count(*) FROM users;
+      CREATE TRIGGER users_counted AFTER INSERT ON users BEGIN UPDATE user_count SET n = n + 1; END;
+    `);
+    fillSearch(db);
+    db.exec(`
+      ${SEARCH_INDEXES_SQL}
+    `);
+  },
 ];
 
 /** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */

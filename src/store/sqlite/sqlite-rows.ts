@@ -6,6 +6,7 @@
 import { displayNameKey, type User } from '../../users/user.js';
 import { profileColumn, profileFromColumn, type Profile } from '../../users/user-profile.js';
 import { representationOf } from '../../users/user-representation.js';
+import { searchColumn } from '../search-column.js';
 
 export interface UserRow {
   uid: string;
@@ -52,6 +53,7 @@ export function userRowParams(user: User) {
     active: user.active ? 1 : 0,
     profile: profileColumn(user),
     display_name_key: displayNameKey(user.display_name),
+    search: searchColumn(user),
     representation: json,
     etag,
   };

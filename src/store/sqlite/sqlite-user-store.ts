@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { emailKeysOf, keysOf, type LookupKey, type User } from '../../users/user.js';
 import { representationOf, type UserRepresentation } from '../../users/user-representation.js';
-import { prefixUpperBound } from '../../users/canonical.js';
 import { AbandonedWrite, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { translateSqliteError as translate } from './sqlite-errors.js';
 import { planImport, updatedUser, updateOutcome, type Holder, type ImportOutcome, type ImportUser, type OnConflict } from '../import-plan.js';
@@ -22,6 +21,7 @@ import { sqliteLease } from './sqlite-lease.js';
 import { MemoryPageMarks, type PageMark } from '../page-marks.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
+import { sqliteSearch } from './sqlite-search.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { USER_COLUMNS, userRowParams, userRowToUser, type UserRow } from './sqlite-rows.js';
 
@@ -30,47 +30,13 @@ export interface SqliteStoreOptions extends SqliteConnectionOptions {
   path: string;
   /** Whether writes append change events (default true; CHANGE_FEED=off). */
   changeFeed?: boolean;
+  /** Most index entries a condition may name to drive a search page (store/search-plan.ts; tests lower it). */
+  searchDriveBound?: number;
   /** Told of each checkpoint the WAL checkpointer ran (wal-checkpointer.ts); for tests and diagnostics. */
   onCheckpoint?: (report: CheckpointReport) => void;
 }
 
 export { userRowToUser } from './sqlite-rows.js';
-
-/** The WHERE clause of a search and its parameters: one statement shape per set of filters present. */
-function searchWhere(filter: SearchFilter, after?: string): { where: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (after !== undefined) {
-    where.push('uid > ?');
-    params.push(after);
-  }
-  for (const key of ['username', 'email_address', 'legacy_id', 'external_id'] as const) {
-    const value = filter[key];
-    if (value === undefined) continue;
-    where.push('uid IN (SELECT uid FROM user_keys WHERE key = ? AND value = ?)');
-    params.push(key, value);
-  }
-  if (filter.active !== undefined) where.push(filter.active ? 'active = 1' : 'active = 0');
-  if (filter.email !== undefined) {
-    where.push('uid IN (SELECT uid FROM user_emails WHERE value = ?)');
-    params.push(filter.email);
-  }
-  if (filter.updated !== undefined) {
-    where.push(filter.updated.op === 'gt' ? 'updated_at > ?' : 'updated_at >= ?');
-    params.push(filter.updated.at);
-  }
-  if (filter.prefix !== undefined) {
-    const upper = prefixUpperBound(filter.prefix);
-    const range = upper === undefined ? '>= ?' : '>= ? AND %s < ?';
-    const bounds = upper === undefined ? [filter.prefix] : [filter.prefix, upper];
-    where.push(
-      `(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND value ${range.replace('%s', 'value')})` +
-        ` OR (display_name_key ${range.replace('%s', 'display_name_key')}))`,
-    );
-    params.push(...bounds, ...bounds);
-  }
-  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
-}
 
 export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const db = openSqliteDatabase(options.path, options);
@@ -84,15 +50,15 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   }
 
   const insertUser = db.prepare(
-    `INSERT INTO users (${USER_COLUMNS}, display_name_key, representation, etag)
+    `INSERT INTO users (${USER_COLUMNS}, display_name_key, representation, etag, search)
      VALUES (@uid, @username, @email_address, @legacy_ids, @display_name, @attributes, @created_at, @updated_at, @version, @external_id, @active, @profile,
-       @display_name_key, @representation, @etag)`,
+       @display_name_key, @representation, @etag, @search)`,
   );
   const updateUser = db.prepare(
     `UPDATE users SET username = @username, email_address = @email_address, legacy_ids = @legacy_ids, display_name = @display_name,
        display_name_key = @display_name_key, attributes = @attributes, updated_at = @updated_at, version = @version,
        external_id = @external_id, active = @active, profile = @profile,
-       representation = @representation, etag = @etag WHERE uid = @uid`,
+       representation = @representation, etag = @etag, search = @search WHERE uid = @uid`,
   );
   const insertKey = db.prepare('INSERT INTO user_keys (key, value, uid) VALUES (?, ?, ?)');
   const deleteKeys = db.prepare('DELETE FROM user_keys WHERE uid = ?');
@@ -116,13 +82,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const selectOne = db.prepare('SELECT 1');
   const insertServiceKey = db.prepare('INSERT OR IGNORE INTO service_keys (name, value) VALUES (?, ?)');
   const selectServiceKey = db.prepare<[string], { value: Buffer }>('SELECT value FROM service_keys WHERE name = ?');
-  // Search statements differ only by which filters are present: a handful of shapes, each prepared once.
-  const searchStatements = new Map<string, Database.Statement>();
-  const prepared = (sql: string) => {
-    let statement = searchStatements.get(sql);
-    if (!statement) searchStatements.set(sql, (statement = db.prepare(sql)));
-    return statement;
-  };
+  const searching = sqliteSearch(db, options.searchDriveBound);
   let closed = false;
 
   function insertKeys(user: User): void {
@@ -299,12 +259,10 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       });
     },
 
-    async search({ filter, after, limit }: SearchPage) {
-      const { where, params } = searchWhere(filter, after);
-      const sql = `SELECT ${USER_COLUMNS} FROM users ${where} ORDER BY uid LIMIT ?`;
+    async search(page: SearchPage) {
       return read(() => {
         const position = events.latestNow();
-        return { value: (prepared(sql).all(...params, limit) as UserRow[]).map(userRowToUser), position };
+        return { value: searching.page(page).map(userRowToUser), position };
       });
     },
 
@@ -318,9 +276,14 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     },
 
     async count(filter: SearchFilter) {
-      const { where, params } = searchWhere(filter);
-      return read(() => (prepared(`SELECT count(*) AS n FROM users ${where}`).get(...params) as { n: number }).n);
+      return read(() => searching.count(filter));
     },
+
+    async countMatches(filter: SearchFilter, bound: number) {
+      return read(() => searching.countMatches(filter, bound));
+    },
+
+    async refreshStatistics() {},
 
     async cursorKey() {
       return write(() => {

@@ -1,0 +1,161 @@
+/**
+ * The PostgreSQL store's search: a SearchFilter and a page turned into SQL, in one
+ * place (store/search-plan.ts says which plan a page takes and why). A driven page reads
+ * its users as `uid = ANY(ARRAY(…))`: the driver's uids are computed once and each user
+ * found through the primary key, whatever the planner estimates of the driver (it has no
+ * statistics on a prefix of a word); a walked page is left to the planner, which walks the
+ * sort's index (test/store/search-plans.test.ts reads each shape's plan).
+ */
+import type postgres from 'postgres';
+import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, pickDriver, SAMPLE_WINDOW, SAMPLE_WINDOWS, sampleStarts, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
+import { uidDescending } from '../search-match.js';
+import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+type Run = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/** The column a sort key reads (generated, indexed: postgres-migrations.ts, migration 11), and the type its keyset value is cast to. */
+const SORT_COLUMN: Record<SortKey['field'] | 'uid', { column: string; type: string }> = {
+  uid: { column: 'uid', type: 'uuid' },
+  username: { column: 'sort_username', type: 'text' },
+  display_name: { column: 'sort_display_name', type: 'text' },
+  family_name: { column: 'sort_family_name', type: 'text' },
+  given_name: { column: 'sort_given_name', type: 'text' },
+  created_at: { column: 'created_at', type: 'timestamptz' },
+  updated_at: { column: 'updated_at', type: 'timestamptz' },
+};
+
+export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND) {
+  const and = (parts: Fragment[]) => (parts.length === 0 ? sql`TRUE` : parts.reduce((all, part) => sql`${all} AND ${part}`));
+
+  function boundsOf(column: string, bounds: InstantBounds): Fragment {
+    const parts: Fragment[] = [];
+    for (const op of ['gt', 'ge', 'lt', 'le'] as const) {
+      const at = bounds[op];
+      if (at !== undefined) parts.push(sql`${sql(column)} ${sql.unsafe(BOUND_OPERATORS[op])} ${at}::timestamptz`);
+    }
+    return and(parts);
+  }
+
+  /** The uids a driver names (one column `uid`). */
+  function driverUids(driver: Driver): Fragment {
+    switch (driver.kind) {
+      case 'key':
+        return sql`SELECT uid FROM user_keys WHERE key = ${driver.key} AND value = ${driver.value}`;
+      case 'term':
+        if (!driver.prefix) return sql`SELECT uid FROM user_terms WHERE field = ${driver.field} AND value = ${driver.value}`;
+        return driver.high === undefined
+          ? sql`SELECT uid FROM user_terms WHERE field = ${driver.field} AND value >= ${driver.value}`
+          : sql`SELECT uid FROM user_terms WHERE field = ${driver.field} AND value >= ${driver.value} AND value < ${driver.high}`;
+      case 'email':
+        return sql`SELECT uid FROM user_emails WHERE value = ${driver.value}`;
+      case 'inactive':
+        return sql`SELECT uid FROM users WHERE NOT active`;
+      case 'instant':
+        return sql`SELECT uid FROM users WHERE ${boundsOf(driver.column, driver.bounds)}`;
+    }
+  }
+
+  /** Every condition of the filter, on the users row. */
+  function conditions(filter: SearchFilter): Fragment {
+    const parts: Fragment[] = [];
+    for (const key of ['username', 'email_address', 'legacy_id', 'external_id'] as const) {
+      const value = filter[key];
+      if (value !== undefined) parts.push(sql`uid IN (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`);
+    }
+    if (filter.active !== undefined) parts.push(sql`active = ${filter.active}`);
+    if (filter.email !== undefined) parts.push(sql`uid IN (SELECT uid FROM user_emails WHERE value = ${filter.email})`);
+    for (const facet of FACETS) {
+      const value = filter.facets?.[facet];
+      if (value !== undefined) parts.push(sql`EXISTS (SELECT 1 FROM user_terms t WHERE t.field = ${facet} AND t.value = ${value} AND t.uid = users.uid)`);
+    }
+    if (filter.created !== undefined) parts.push(boundsOf('created_at', filter.created));
+    if (filter.updated !== undefined) parts.push(boundsOf('updated_at', filter.updated));
+    for (const word of filter.words ?? []) parts.push(sql`strpos(search_text, ${` ${word}`}) > 0`);
+    if (filter.exclude?.length) parts.push(sql`uid <> ALL(${filter.exclude}::uuid[])`);
+    return and(parts);
+  }
+
+  /** Order and keyset of a page: the sort keys, then the uid in the direction of the last key. */
+  function ordering(page: Pick<SearchPage, 'sort' | 'after' | 'afterValues'>): { orderBy: Fragment; keyset: Fragment } {
+    const sort = page.sort ?? [];
+    const keys = [...sort.map((key) => ({ ...SORT_COLUMN[key.field], descending: key.descending })), { ...SORT_COLUMN.uid, descending: uidDescending(sort) }];
+    const orderBy = keys.map((key) => sql`${sql(key.column)} ${key.descending ? sql`DESC` : sql`ASC`}`).reduce((all, key) => sql`${all}, ${key}`);
+    if (page.after === undefined) return { orderBy, keyset: sql`TRUE` };
+    const values = [...(page.afterValues ?? []), page.after];
+    const value = (i: number) => sql`${values[i] as string}::${sql.unsafe((keys[i] as (typeof keys)[number]).type)}`;
+    const first = keys[0] as (typeof keys)[number];
+    if (keys.every((key) => key.descending === first.descending)) {
+      // One direction: a row comparison, which the index range reads from the keyset on.
+      const columns = keys.map((key): Fragment => sql`${sql(key.column)}`).reduce((all, column) => sql`${all}, ${column}`);
+      const tuple = keys.map((_, i) => value(i)).reduce((all, v) => sql`${all}, ${v}`);
+      return { orderBy, keyset: sql`(${columns}) ${first.descending ? sql`<` : sql`>`} (${tuple})` };
+    }
+    // Mixed directions: (k1 after v1) OR (k1 = v1 AND k2 after v2) OR …, with k1's bound alone first for the index.
+    const branches = keys.map((key, i) =>
+      and([...keys.slice(0, i).map((earlier, j) => sql`${sql(earlier.column)} = ${value(j)}`), sql`${sql(key.column)} ${key.descending ? sql`<` : sql`>`} ${value(i)}`]),
+    );
+    const any = branches.reduce((all, branch) => sql`${all} OR (${branch})`, sql`FALSE`);
+    return { orderBy, keyset: sql`${sql(first.column)} ${first.descending ? sql`<=` : sql`>=`} ${value(0)} AND (${any})` };
+  }
+
+  /** The driver of a page or a count (store/search-plan.ts), given the entries each candidate names up to `bound`. */
+  async function driverOf(run: Run, filter: SearchFilter, bound = driveBound): Promise<Driver | undefined> {
+    const unique = uniqueDriver(filter);
+    if (unique !== undefined) return unique;
+    const candidates = candidateDrivers(filter);
+    if (candidates.length === 0) return undefined;
+    const counts = candidates.map((candidate, i) => sql`(SELECT count(*) FROM (${driverUids(candidate)} LIMIT ${bound + 1}) x)::int AS ${sql(`c${i}`)}`);
+    const [row] = await run(() => sql<Record<string, number>[]>`SELECT ${counts.reduce((all, count) => sql`${all}, ${count}`)}`);
+    return pickDriver(filter, candidates, candidates.map((_, i) => (row as Record<string, number>)[`c${i}`] as number), bound);
+  }
+
+  /** The condition that restricts a page to its driver's users (`uid = ANY(ARRAY(…))`: found once, then by primary key). */
+  const restrictedTo = (driver: Driver | undefined): Fragment => (driver === undefined ? sql`TRUE` : sql`uid = ANY(ARRAY(${driverUids(driver)}))`);
+
+  /** The query counting the users that match, through `driver` or over every user. */
+  const countOf = (filter: SearchFilter, driver: Driver | undefined): Fragment => sql`SELECT count(*)::int AS n FROM users WHERE ${restrictedTo(driver)} AND ${conditions(filter)}`;
+
+  const single = async (query: Fragment, run: Run): Promise<number> => {
+    const [row] = await run(() => sql<{ n: number }[]>`${query}`);
+    return Number((row as { n: number }).n);
+  };
+
+  // Queries are returned wrapped ({ query }): a query fragment is a thenable that an `await` would send.
+  return {
+    /** The page's query: `columns` of at most `limit` users. */
+    async page(run: Run, columns: Fragment, page: SearchPage): Promise<{ query: Fragment }> {
+      const { orderBy, keyset } = ordering(page);
+      const condition = restrictedTo(await driverOf(run, page.filter));
+      return { query: sql`SELECT ${columns} FROM users WHERE ${condition} AND ${conditions(page.filter)} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.limit}` };
+    },
+
+    driverOf,
+
+    /** The query counting every user that matches (SCIM's totalResults), through `driver` (default: the page's). */
+    async countQuery(run: Run, filter: SearchFilter, driver?: Driver): Promise<{ query: Fragment }> {
+      return { query: countOf(filter, driver ?? (await driverOf(run, filter))) };
+    },
+
+    /** store/user-store.ts countMatches(). The total is the planner's (ANALYZE keeps it), counted only when it has none. */
+    async countMatches(run: Run, filter: SearchFilter, bound: number): Promise<MatchCount> {
+      const driver = await driverOf(run, filter, bound);
+      const [stats] = await run(() => sql<{ total: number; first: string | null; last: string | null }[]>`
+        SELECT (SELECT reltuples FROM pg_class WHERE oid = 'users'::regclass)::float8 AS total,
+          (SELECT uid FROM users ORDER BY uid LIMIT 1)::text AS first, (SELECT uid FROM users ORDER BY uid DESC LIMIT 1)::text AS last`);
+      const { first, last } = stats as { total: number; first: string | null; last: string | null };
+      let total = Number((stats as { total: number }).total);
+      if (total < 0) total = await single(sql`SELECT count(*)::int AS n FROM users`, run);
+      if (driver !== undefined || total <= SAMPLE_WINDOWS * SAMPLE_WINDOW || first === null || last === null) return { value: await single(countOf(filter, driver), run), exact: true };
+      const windows = sampleStarts(first, last).map(
+        (start) => sql`(SELECT count(*)::int AS n, count(*) FILTER (WHERE ${conditions(filter)})::int AS m FROM (SELECT * FROM users WHERE uid >= ${start}::uuid ORDER BY uid LIMIT ${SAMPLE_WINDOW}) users)`,
+      );
+      const rows = await run(() => sql<{ n: number; m: number }[]>`${windows.reduce((all, window) => sql`${all} UNION ALL ${window}`)}`);
+      return estimated(
+        rows.reduce((sum, row) => sum + row.m, 0),
+        rows.reduce((sum, row) => sum + row.n, 0),
+        total,
+      );
+    },
+  };
+}

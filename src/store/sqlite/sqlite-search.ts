@@ -1,0 +1,202 @@
+/**
+ * The SQLite store's search: a SearchFilter and a page turned into SQL, in one place
+ * (store/search-plan.ts says which plan a page takes and why). Statements differ only by
+ * which conditions are present: a few shapes, each prepared once.
+ */
+import type Database from 'better-sqlite3';
+import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, pickDriver, SAMPLE_WINDOW, SAMPLE_WINDOWS, sampleStarts, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
+import { uidDescending } from '../search-match.js';
+import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
+import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
+
+interface Fragment {
+  sql: string;
+  params: unknown[];
+}
+
+/** The column a sort key reads (generated, indexed: sqlite-migrations.ts, migration 11). */
+const SORT_COLUMN: Record<SortKey['field'] | 'uid', string> = {
+  uid: 'u.uid',
+  username: 'u.sort_username',
+  display_name: 'u.sort_display_name',
+  family_name: 'u.sort_family_name',
+  given_name: 'u.sort_given_name',
+  created_at: 'u.created_at',
+  updated_at: 'u.updated_at',
+};
+
+function boundsOf(column: string, bounds: InstantBounds): Fragment {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  for (const op of ['gt', 'ge', 'lt', 'le'] as const) {
+    if (bounds[op] === undefined) continue;
+    sql.push(`${column} ${BOUND_OPERATORS[op]} ?`);
+    params.push(bounds[op]);
+  }
+  return { sql: sql.length ? sql.join(' AND ') : '1', params };
+}
+
+/** The uids a driver names (one column `uid`), for a count or to drive a page. */
+function driverUids(driver: Driver): Fragment {
+  switch (driver.kind) {
+    case 'key':
+      return { sql: 'SELECT uid FROM user_keys WHERE key = ? AND value = ?', params: [driver.key, driver.value] };
+    case 'term':
+      if (!driver.prefix) return { sql: 'SELECT uid FROM user_terms WHERE field = ? AND value = ?', params: [driver.field, driver.value] };
+      return driver.high === undefined
+        ? { sql: 'SELECT uid FROM user_terms WHERE field = ? AND value >= ?', params: [driver.field, driver.value] }
+        : { sql: 'SELECT uid FROM user_terms WHERE field = ? AND value >= ? AND value < ?', params: [driver.field, driver.value, driver.high] };
+    case 'email':
+      return { sql: 'SELECT uid FROM user_emails WHERE value = ?', params: [driver.value] };
+    case 'inactive':
+      return { sql: 'SELECT uid FROM users WHERE active = 0', params: [] };
+    case 'instant': {
+      const where = boundsOf(driver.column, driver.bounds);
+      return { sql: `SELECT uid FROM users WHERE ${where.sql}`, params: where.params };
+    }
+  }
+}
+
+/** Every condition of the filter, on the users row `u`. */
+function conditions(filter: SearchFilter): Fragment {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  for (const key of ['username', 'email_address', 'legacy_id', 'external_id'] as const) {
+    if (filter[key] === undefined) continue;
+    sql.push('u.uid IN (SELECT uid FROM user_keys WHERE key = ? AND value = ?)');
+    params.push(key, filter[key]);
+  }
+  if (filter.active !== undefined) sql.push(filter.active ? 'u.active = 1' : 'u.active = 0');
+  if (filter.email !== undefined) {
+    sql.push('u.uid IN (SELECT uid FROM user_emails WHERE value = ?)');
+    params.push(filter.email);
+  }
+  for (const facet of FACETS) {
+    const value = filter.facets?.[facet];
+    if (value === undefined) continue;
+    sql.push('EXISTS (SELECT 1 FROM user_terms t WHERE t.field = ? AND t.value = ? AND t.uid = u.uid)');
+    params.push(facet, value);
+  }
+  for (const [column, bounds] of [['u.created_at', filter.created], ['u.updated_at', filter.updated]] as const) {
+    if (bounds === undefined) continue;
+    const where = boundsOf(column, bounds);
+    sql.push(where.sql);
+    params.push(...where.params);
+  }
+  for (const word of filter.words ?? []) {
+    sql.push('instr(u.search_text, ?) > 0');
+    params.push(` ${word}`);
+  }
+  if (filter.exclude?.length) {
+    sql.push(`u.uid NOT IN (${filter.exclude.map(() => '?').join(', ')})`);
+    params.push(...filter.exclude);
+  }
+  return { sql: sql.length ? sql.join(' AND ') : '1', params };
+}
+
+/** Order and keyset of a page: the sort keys, then the uid in the direction of the last key. */
+function ordering(page: Pick<SearchPage, 'sort' | 'after' | 'afterValues'>): { orderBy: string; keyset: Fragment } {
+  const sort = page.sort ?? [];
+  const keys = [...sort.map((key) => ({ column: SORT_COLUMN[key.field], descending: key.descending })), { column: 'u.uid', descending: uidDescending(sort) }];
+  const orderBy = keys.map((key) => `${key.column}${key.descending ? ' DESC' : ''}`).join(', ');
+  if (page.after === undefined) return { orderBy, keyset: { sql: '1', params: [] } };
+  const values = [...(page.afterValues ?? []), page.after];
+  if (keys.every((key) => key.descending === keys[0]?.descending)) {
+    // One direction: a row value, which the index range reads from the keyset on.
+    const columns = keys.map((key) => key.column).join(', ');
+    return { orderBy, keyset: { sql: `(${columns}) ${keys[0]?.descending ? '<' : '>'} (${values.map(() => '?').join(', ')})`, params: values } };
+  }
+  // Mixed directions: (k1 after v1) OR (k1 = v1 AND k2 after v2) OR …, with k1's bound alone first for the index.
+  const first = keys[0] as (typeof keys)[number];
+  const branches: string[] = [];
+  const params: unknown[] = [values[0]];
+  keys.forEach((key, i) => {
+    const equal = keys.slice(0, i).map((earlier) => `${earlier.column} = ?`);
+    branches.push([...equal, `${key.column} ${key.descending ? '<' : '>'} ?`].join(' AND '));
+    params.push(...values.slice(0, i + 1));
+  });
+  return { orderBy, keyset: { sql: `${first.column} ${first.descending ? '<=' : '>='} ? AND (${branches.join(' OR ')})`, params } };
+}
+
+export function sqliteSearch(db: Database.Database, driveBound = DRIVE_BOUND) {
+  const statements = new Map<string, Database.Statement>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+
+  /** The FROM clause of a page: the driver's users, or every user (walked along the sort's index). */
+  function source(driver: Driver | undefined): Fragment {
+    if (driver === undefined) return { sql: 'users u', params: [] };
+    const uids = driverUids(driver);
+    // DISTINCT: a user has several words a prefix starts. CROSS JOIN: SQLite reads the driver first.
+    const distinct = driver.kind === 'term' && driver.prefix ? 'DISTINCT ' : '';
+    return { sql: `(${uids.sql.replace(/^SELECT /, `SELECT ${distinct}`)}) d CROSS JOIN users u ON u.uid = d.uid`, params: uids.params };
+  }
+
+  function driverOf(filter: SearchFilter, bound = driveBound): Driver | undefined {
+    if (uniqueDriver(filter) !== undefined) return uniqueDriver(filter);
+    const candidates = candidateDrivers(filter);
+    if (candidates.length === 0) return undefined;
+    const parts = candidates.map((driver) => driverUids(driver));
+    const sql = `SELECT ${parts.map((part, i) => `(SELECT count(*) FROM (${part.sql} LIMIT ?)) AS c${i}`).join(', ')}`;
+    const row = prepared(sql).raw().get(...parts.flatMap((part) => [...part.params, bound + 1])) as number[];
+    return pickDriver(filter, candidates, row, bound);
+  }
+
+  /** The statement of a page (at most `limit` users), as it is run: EXPLAIN QUERY PLAN reads it in tests. */
+  function pageQuery(page: SearchPage): Fragment {
+    const from = source(driverOf(page.filter));
+    const where = conditions(page.filter);
+    const { orderBy, keyset } = ordering(page);
+    const columns = USER_COLUMNS.split(', ').map((column) => `u.${column}`).join(', ');
+    return {
+      sql: `SELECT ${columns} FROM ${from.sql} WHERE ${where.sql} AND ${keyset.sql} ORDER BY ${orderBy} LIMIT ?`,
+      params: [...from.params, ...where.params, ...keyset.params, page.limit],
+    };
+  }
+
+  /** The statement counting the users that match, through `driver` or over every user. */
+  function countQuery(filter: SearchFilter, driver: Driver | undefined): Fragment {
+    const from = source(driver);
+    const where = conditions(filter);
+    return { sql: `SELECT count(*) AS n FROM ${from.sql} WHERE ${where.sql}`, params: [...from.params, ...where.params] };
+  }
+
+  const run = ({ sql, params }: Fragment) => (prepared(sql).get(...params) as { n: number }).n;
+
+  return {
+    pageQuery,
+    countQuery,
+    driverOf,
+
+    page(page: SearchPage): UserRow[] {
+      const { sql, params } = pageQuery(page);
+      return prepared(sql).all(...params) as UserRow[];
+    },
+
+    /** Every user that matches, counted (SCIM's totalResults). */
+    count(filter: SearchFilter): number {
+      return run(countQuery(filter, driverOf(filter)));
+    },
+
+    /** store/user-store.ts countMatches(). */
+    countMatches(filter: SearchFilter, bound: number): MatchCount {
+      const driver = driverOf(filter, bound);
+      const total = (prepared('SELECT n FROM user_count').get() as { n: number }).n;
+      if (driver !== undefined || total <= SAMPLE_WINDOWS * SAMPLE_WINDOW) return { value: run(countQuery(filter, driver)), exact: true };
+      const { first, last } = prepared('SELECT min(uid) AS first, max(uid) AS last FROM users').get() as { first: string; last: string };
+      const where = conditions(filter);
+      let matched = 0;
+      let sampled = 0;
+      for (const start of sampleStarts(first, last)) {
+        const window = 'SELECT * FROM users WHERE uid >= ? ORDER BY uid LIMIT ?';
+        const row = prepared(`SELECT count(*) AS n, coalesce(sum(${where.sql}), 0) AS m FROM (${window}) u`).get(...where.params, start, SAMPLE_WINDOW) as { n: number; m: number };
+        sampled += row.n;
+        matched += row.m;
+      }
+      return estimated(matched, sampled, total);
+    },
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * GET /users: the REST search parameters turned into the store's one query
+ * (store/user-store.ts SearchFilter, the same one SCIM filters become), and the pages
+ * walked with signed keyset cursors (search-cursor.ts). docs/api.md, "Search", states
+ * the rules. A `q` equal to a username or an email address (canonical form) puts that
+ * user first: the exact matches, in the search's order, then every other match.
+ */
+import { ProblemError } from '../http/problems.js';
+import { compareCodePoints, compareUsers, matchesSearch, sortValue, uidDescending } from '../store/search-match.js';
+import type { MatchCount } from '../store/search-plan.js';
+import { FACETS, type InstantBounds, type SearchFilter, type SortKey, type UserStore } from '../store/user-store.js';
+import { canon } from './canonical.js';
+import { decodeCursor, encodeCursor, type CursorPosition } from './search-cursor.js';
+import { QUERY_WORDS_MAX, queryWords } from './search-words.js';
+import { isStorable } from './user-input.js';
+import { COUNT_BOUND, SEARCH_LIMIT_DEFAULT, type SearchQuery } from './user-schemas.js';
+import type { User } from './user.js';
+
+export interface SearchResult {
+  users: User[];
+  /** Present when more users may follow: the cursor of the next page. */
+  nextCursor?: string;
+  /** The change-feed position the page reflects (Feed-Position). */
+  position: number;
+  /** With `count=true`: how many users match (store/user-store.ts countMatches()). */
+  count?: MatchCount;
+}
+
+const invalid = (parameter: string, detail: string) => new ProblemError('invalid-query', `${parameter} ${detail}`, { errors: [{ parameter, detail }] });
+
+/** An RFC 3339 instant (the schema checked its shape) as the stores keep them, or 400 when it names no real instant. */
+function instant(parameter: string, value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(value);
+  const at = Date.parse(value);
+  if (match === null || Number.isNaN(at)) throw invalid(parameter, 'is not a real instant');
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as number[];
+  const date = new Date(Date.UTC(year as number, (month as number) - 1, day as number));
+  if (date.getUTCDate() !== day || (hour as number) > 23 || (minute as number) > 59 || (second as number) > 59) throw invalid(parameter, 'is not a real instant');
+  return new Date(at).toISOString();
+}
+
+/** A search as the store answers it: the filter (without the exact rank of `q`), the sort, and `q`'s canonical form. */
+export interface ParsedSearch {
+  filter: SearchFilter;
+  sort: SortKey[];
+  /** Canonical `q`: a user whose username or email address equals it comes first. */
+  exact?: string;
+  /** A `q` without a letter or digit: no word matches it, only the exact matches remain. */
+  wordless?: boolean;
+}
+
+export function parseSearch(query: SearchQuery): ParsedSearch {
+  for (const [parameter, value] of Object.entries(query)) {
+    if (typeof value === 'string' && !isStorable(value)) throw invalid(parameter, 'must not contain U+0000');
+  }
+  const filter: SearchFilter = {};
+  if (query.username !== undefined) filter.username = canon(query.username);
+  if (query.email_address !== undefined) filter.email_address = canon(query.email_address);
+  if (query.legacy_id !== undefined) filter.legacy_id = query.legacy_id;
+  if (query.external_id !== undefined) filter.external_id = query.external_id;
+  if (query.active !== undefined) filter.active = query.active === 'true';
+  for (const facet of FACETS) {
+    const value = query[facet];
+    if (value !== undefined) (filter.facets ??= {})[facet] = canon(value);
+  }
+  const created: InstantBounds = {};
+  if (query.created_after !== undefined) created.ge = instant('created_after', query.created_after);
+  if (query.created_before !== undefined) created.lt = instant('created_before', query.created_before);
+  if (Object.keys(created).length > 0) filter.created = created;
+  const updated: InstantBounds = {};
+  if (query.updated_since !== undefined) updated.ge = instant('updated_since', query.updated_since);
+  if (query.updated_before !== undefined) updated.lt = instant('updated_before', query.updated_before);
+  if (Object.keys(updated).length > 0) filter.updated = updated;
+  const parsed: ParsedSearch = { filter, sort: parseSort(query.sort) };
+  if (query.q !== undefined) {
+    const words = queryWords(query.q);
+    if (words.length > QUERY_WORDS_MAX) throw invalid('q', `has more than ${QUERY_WORDS_MAX} distinct words`);
+    filter.words = words;
+    parsed.exact = canon(query.q);
+    if (words.length === 0) parsed.wordless = true;
+  }
+  return parsed;
+}
+
+function parseSort(sort: string | undefined): SortKey[] {
+  if (sort === undefined) return [];
+  const keys = sort.split(',').map((name) => ({ field: name.replace(/^-/, '') as SortKey['field'], descending: name.startsWith('-') }));
+  if (new Set(keys.map((key) => key.field)).size !== keys.length) throw invalid('sort', 'names a field twice');
+  return keys;
+}
+
+/** Whether `user` comes after `position` in the order of `sort` (its keys, then the uid). */
+function isAfter(user: User, position: CursorPosition, sort: readonly SortKey[]): boolean {
+  for (const [i, key] of sort.entries()) {
+    const order = compareCodePoints(sortValue(user, key.field), position.values[i] ?? '');
+    if (order !== 0) return key.descending ? order < 0 : order > 0;
+  }
+  return uidDescending(sort) ? user.uid < position.uid : user.uid > position.uid;
+}
+
+/** The text a cursor is signed with: everything that decides which users a search returns, and in which order. */
+const signature = ({ filter, sort, exact }: ParsedSearch) => JSON.stringify([filter, sort, exact ?? null]);
+
+export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buffer>) {
+  /** The users `q` ranks first (its username or email address, canonical), in the search's order, that meet every other filter. */
+  async function exactMatches({ filter, sort, exact }: ParsedSearch): Promise<User[]> {
+    if (exact === undefined) return [];
+    const others: SearchFilter = { ...filter };
+    delete others.words;
+    const found = await Promise.all([store.findByKey('username', exact), store.findByKey('email_address', exact)]);
+    const unique = new Map(found.filter((user): user is User => user !== undefined && matchesSearch(user, others)).map((user) => [user.uid, user]));
+    return [...unique.values()].sort(compareUsers(sort));
+  }
+
+  const positionOf = (user: User, sort: SortKey[], exact: boolean): CursorPosition => ({ uid: user.uid, values: sort.map((key) => sortValue(user, key.field)), exact });
+
+  return async function search(query: SearchQuery): Promise<SearchResult> {
+    const parsed = parseSearch(query);
+    const { sort } = parsed;
+    let after: CursorPosition | undefined;
+    if (query.cursor !== undefined) {
+      after = decodeCursor(await cursorKey(), query.cursor, signature(parsed));
+      if (after === undefined) {
+        throw new ProblemError('invalid-query', 'cursor was not issued for this search', {
+          errors: [{ parameter: 'cursor', detail: 'was not issued by this service for these filters and this sort' }],
+        });
+      }
+    }
+    const limit = query.limit === undefined ? SEARCH_LIMIT_DEFAULT : Number(query.limit);
+    const exact = await exactMatches(parsed);
+    const rest: SearchFilter = exact.length > 0 ? { ...parsed.filter, exclude: exact.map((user) => user.uid) } : parsed.filter;
+    // The exact matches not yet served: all of them on the first page, those after the cursor's while it is in them.
+    const firstRanked = after === undefined ? exact : after.exact ? exact.filter((user) => isAfter(user, after as CursorPosition, sort)) : [];
+    const ranked = firstRanked.slice(0, limit);
+    // One extra row tells whether a next page exists without a second query.
+    const restAfter = after === undefined || after.exact ? {} : { after: after.uid, afterValues: after.values };
+    const wanted = limit - ranked.length + 1;
+    const [{ value: rows, position }, counted] = await Promise.all([
+      parsed.wordless ? store.events.latest().then((latest) => ({ value: [] as User[], position: latest })) : store.search({ filter: rest, sort, ...restAfter, limit: wanted }),
+      query.count !== 'true' ? undefined : parsed.wordless ? { value: 0, exact: true } : store.countMatches(rest, COUNT_BOUND),
+    ]);
+    const users = [...ranked, ...rows].slice(0, limit);
+    const more = firstRanked.length > ranked.length || rows.length >= wanted;
+    const last = users[users.length - 1];
+    const result: SearchResult = { users, position };
+    if (more && last !== undefined) result.nextCursor = encodeCursor(await cursorKey(), positionOf(last, sort, ranked.includes(last)), signature(parsed));
+    if (counted !== undefined) result.count = { value: counted.value + exact.length, exact: counted.exact };
+    return result;
+  };
+}
