@@ -11,12 +11,14 @@
  * identity providers send on every sync read index entries, never the users; totalResults
  * is exact for every answered filter.
  *
- * A filter with a residual, and any `sortBy` other than `id`, needs every candidate
- * read: it is answered while the store filters leave at most SCAN_LIMIT users (always,
+ * A filter with a residual, and a `sortBy` the store does not sort by (STORE_SORT:
+ * `externalId`, `emails.value`, `id` descending), needs every candidate read: it is answered while the store filters leave at most SCAN_LIMIT users (always,
  * after a narrowing conjunct), and refused beyond that with 400 `tooMany` (RFC 7644
  * Table 9), never by a scan of a large directory.
  *
- * Without a residual, pages are keyset pages in uid order: the page that starts at
+ * Without a residual, pages are keyset pages in the store's sort (uid order without
+ * `sortBy`; `userName`, `displayName`, `name.familyName`, `name.givenName`,
+ * `meta.created` and `meta.lastModified` either way): the page that starts at
  * `startIndex` continues after the last uid of the page before it, which this
  * store remembers (store/page-marks.ts: every instance of a PostgreSQL store shares them), with the walk's totalResults: counted when the walk
  * starts (or reaches a page whose start is not remembered) and carried along, so a
@@ -28,8 +30,8 @@
  * served the previous one, or a client jumps) is found by walking uids from the
  * nearest remembered start.
  */
-import type { Facet, SearchFilter } from '../store/user-store.js';
-import { matchesSearch } from '../store/search-match.js';
+import type { Facet, SearchFilter, SortKey } from '../store/user-store.js';
+import { compareUsers, matchesSearch, sortValue } from '../store/search-match.js';
 import { canon } from '../users/canonical.js';
 import { emailKeysOf, type User } from '../users/user.js';
 import type { UserService } from '../users/user-service.js';
@@ -251,8 +253,38 @@ export function sortKeyOf(sortBy: string): (user: User) => string {
   return key;
 }
 
+/**
+ * SCIM sort keys the store sorts by (store/user-store.ts SORT_FIELDS): the same order as
+ * `GET /users?sort=`, folded as `q` folds (docs/api.md, "Sorting and paging"), so such a
+ * sort pages through the sort's index, on any number of users, with or without a filter
+ * the store answers. The others (externalId, emails.value, id descending) sort in memory.
+ */
+const STORE_SORT: Record<string, SortKey['field']> = {
+  username: 'username',
+  displayname: 'display_name',
+  'name.familyname': 'family_name',
+  'name.givenname': 'given_name',
+  'meta.created': 'created_at',
+  'meta.lastmodified': 'updated_at',
+};
+
+/** The store's sort for a request: [] for id ascending, a key for the keys above, undefined for the rest. */
+function storeSortOf(request: ListRequest): SortKey[] | undefined {
+  if (request.sortBy === undefined) return [];
+  const name = request.sortBy.replace(/^urn:ietf:params:scim:schemas:core:2\.0:User:/i, '').toLowerCase();
+  if (name === 'id') return request.descending ? undefined : [];
+  const field = STORE_SORT[name];
+  return field === undefined ? undefined : [{ field, descending: request.descending }];
+}
+
 /** The key of the mark of the page of `query` that starts at `startIndex`. */
 const markKey = (query: string, startIndex: number) => `${startIndex}:${query}`;
+
+/** Where a keyset page starts: after this uid and these sort values. */
+interface Resume {
+  after: string;
+  afterValues: string[];
+}
 
 export function createScimLister(service: UserService) {
   /** Every user the store filter matches, refused when more than SCAN_LIMIT would be read. */
@@ -269,30 +301,38 @@ export function createScimLister(service: UserService) {
     }
   }
 
-  /** The uid the page at `startIndex` continues after (undefined: from the first user), walking from the first user when it is not remembered. */
-  async function startOf(filter: SearchFilter, startIndex: number): Promise<string | undefined> {
-    if (startIndex === 1) return undefined;
+  /** Where a walk continues after the user `uid`: its uid and its sort values (undefined when it no longer exists). */
+  async function resumeAfter(uid: string, sort: SortKey[]): Promise<Resume | undefined> {
+    if (sort.length === 0) return { after: uid, afterValues: [] };
+    const user = await service.findUser(uid);
+    return user === undefined ? undefined : { after: uid, afterValues: sort.map((key) => sortValue(user, key.field)) };
+  }
+
+  /** Where the page at `startIndex` continues (undefined: from the first user), walking from the first user when it is not remembered. */
+  async function startOf(filter: SearchFilter, sort: SortKey[], startIndex: number): Promise<Resume | undefined> {
     let index = 1;
-    let after: string | undefined;
+    let resume: Resume | undefined;
     while (index < startIndex) {
-      const { value } = await service.page({ filter, ...(after === undefined ? {} : { after }), limit: Math.min(CHUNK, startIndex - index) });
-      if (value.length === 0) return after;
-      after = value[value.length - 1]!.uid;
+      const { value } = await service.page({ filter, sort, ...resume, limit: Math.min(CHUNK, startIndex - index) });
+      const last = value[value.length - 1];
+      if (last === undefined) return resume;
+      resume = { after: last.uid, afterValues: sort.map((key) => sortValue(last, key.field)) };
       index += value.length;
     }
-    return after;
+    return resume;
   }
 
   return async function list(request: ListRequest, inMemory: (user: User) => Record<string, unknown>): Promise<ListPage> {
     const plan = planList(request.filter);
     const sortKey = request.sortBy === undefined ? undefined : sortKeyOf(request.sortBy);
-    const byId = sortKey === undefined || request.sortBy?.toLowerCase() === 'id';
-    if (plan.residual === undefined && !plan.narrowed && byId && !request.descending) {
-      const query = JSON.stringify([plan.store, request.count]);
+    const sort = storeSortOf(request);
+    if (plan.residual === undefined && !plan.narrowed && sort !== undefined) {
+      const query = JSON.stringify([plan.store, sort, request.count]);
       const mark = await service.pageMark(markKey(query, request.startIndex));
-      const after = mark?.after ?? (await startOf(plan.store, request.startIndex));
+      const remembered = mark === undefined ? undefined : await resumeAfter(mark.after, sort);
+      const resume = remembered ?? (await startOf(plan.store, sort, request.startIndex));
       const [{ value: users }, totalResults] = await Promise.all([
-        request.count === 0 ? Promise.resolve({ value: [] as User[] }) : service.page({ filter: plan.store, ...(after === undefined ? {} : { after }), limit: request.count }),
+        request.count === 0 ? Promise.resolve({ value: [] as User[] }) : service.page({ filter: plan.store, sort, ...resume, limit: request.count }),
         mark?.total ?? service.count(plan.store),
       ]);
       const last = users[users.length - 1];
@@ -308,7 +348,7 @@ export function createScimLister(service: UserService) {
     } else candidates = await everyUser(plan.store);
     const residual = plan.residual;
     const matching = residual === undefined ? candidates : candidates.filter((user) => matchesFilter(inMemory(user), residual, userAttributes));
-    const ordered = sortKey === undefined ? matching : sortedBy(matching, sortKey, request.descending);
+    const ordered = sort !== undefined && sort.length > 0 ? matching.sort(compareUsers(sort)) : sortKey === undefined ? matching : sortedBy(matching, sortKey, request.descending);
     return { users: ordered.slice(request.startIndex - 1, request.startIndex - 1 + request.count), totalResults: ordered.length };
   };
 }

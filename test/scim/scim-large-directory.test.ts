@@ -35,14 +35,26 @@ describeEachStore('SCIM lists past SCAN_LIMIT users', (kind) => {
     }
   });
 
-  it('a sort other than by id is 400 tooMany; the unsorted list pages from the index with the exact total', async () => {
-    const sorted = await get('sortBy=userName&count=5');
+  it('a sort the store cannot sort by is 400 tooMany; a sort it can pages from its index, and the unsorted list too, with the exact total', async () => {
+    const sorted = await get('sortBy=externalId&count=5');
     assert.equal(sorted.status, 400, sorted.text);
     assert.equal(sorted.body.scimType, 'tooMany');
     const page = await get('startIndex=1&count=5');
     assert.equal(page.status, 200, page.text);
     assert.equal(page.body.totalResults, count);
     assert.equal(page.body.Resources.length, 5);
+    // userName descending, walked page by page: the store's sort index, every user once.
+    const names: string[] = [];
+    for (let start = 1; start <= count; start += 1000) {
+      const byName = await get(`sortBy=userName&sortOrder=descending&startIndex=${start}&count=1000&attributes=userName`);
+      assert.equal(byName.status, 200, byName.text);
+      assert.equal(byName.body.totalResults, count);
+      names.push(...(byName.body.Resources as { userName: string }[]).map((r) => r.userName));
+    }
+    assert.equal(names.length, count);
+    assert.deepEqual(names, [...names].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+    const filtered = await get(`filter=${encodeURIComponent('active eq true')}&sortBy=name.familyName&count=3`);
+    assert.deepEqual([filtered.status, filtered.body.totalResults, filtered.body.Resources.length], [200, count, 3]);
   });
 
   it('indexed conditions still answer, with residual conditions checked on their candidates', async () => {
