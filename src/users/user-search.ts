@@ -8,7 +8,7 @@
 import { ProblemError } from '../http/problems.js';
 import { compareCodePoints, compareUsers, matchesSearch, sortValue, uidDescending } from '../store/search-match.js';
 import type { MatchCount } from '../store/search-plan.js';
-import { FACETS, type InstantBounds, type SearchFilter, type SortKey, type UserStore } from '../store/user-store.js';
+import { FACETS, type InstantBounds, type Positioned, type SearchFilter, type SortKey, type UserStore } from '../store/user-store.js';
 import { canon } from './canonical.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './search-cursor.js';
 import { QUERY_WORDS_MAX, queryWords } from './search-words.js';
@@ -102,14 +102,19 @@ function isAfter(user: User, position: CursorPosition, sort: readonly SortKey[])
 const signature = ({ filter, sort, exact }: ParsedSearch) => JSON.stringify([filter, sort, exact ?? null]);
 
 export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buffer>) {
-  /** The users `q` ranks first (its username or email address, canonical), in the search's order, that meet every other filter. */
-  async function exactMatches({ filter, sort, exact }: ParsedSearch): Promise<User[]> {
-    if (exact === undefined) return [];
+  /**
+   * The users `q` ranks first (its username or email address, canonical), in the search's
+   * order, that meet every other filter; with the feed position the reads reflect.
+   */
+  async function exactMatches({ filter, sort, exact }: ParsedSearch): Promise<Positioned<User[]>> {
+    const position = Number.MAX_SAFE_INTEGER;
+    if (exact === undefined) return { value: [], position };
     const others: SearchFilter = { ...filter };
     delete others.words;
-    const found = await Promise.all([store.findByKey('username', exact), store.findByKey('email_address', exact)]);
-    const unique = new Map(found.filter((user): user is User => user !== undefined && matchesSearch(user, others)).map((user) => [user.uid, user]));
-    return [...unique.values()].sort(compareUsers(sort));
+    const found = await Promise.all([store.lookup('username', exact), store.lookup('email_address', exact)]);
+    const users = found.flatMap(({ value }) => (value === undefined ? [] : [JSON.parse(value.json) as User])).filter((user) => matchesSearch(user, others));
+    const unique = new Map(users.map((user) => [user.uid, user]));
+    return { value: [...unique.values()].sort(compareUsers(sort)), position: Math.min(position, ...found.map((read) => read.position)) };
   }
 
   const positionOf = (user: User, sort: SortKey[], exact: boolean): CursorPosition => ({ uid: user.uid, values: sort.map((key) => sortValue(user, key.field)), exact });
@@ -127,7 +132,8 @@ export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buff
       }
     }
     const limit = query.limit === undefined ? SEARCH_LIMIT_DEFAULT : Number(query.limit);
-    const exact = await exactMatches(parsed);
+    // Read before the page: the answer reflects the position of the earlier reads (Feed-Position).
+    const { value: exact, position: exactPosition } = await exactMatches(parsed);
     const rest: SearchFilter = exact.length > 0 ? { ...parsed.filter, exclude: exact.map((user) => user.uid) } : parsed.filter;
     // The exact matches not yet served: all of them on the first page, those after the cursor's while it is in them.
     const firstRanked = after === undefined ? exact : after.exact ? exact.filter((user) => isAfter(user, after as CursorPosition, sort)) : [];
@@ -142,7 +148,7 @@ export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buff
     const users = [...ranked, ...rows].slice(0, limit);
     const more = firstRanked.length > ranked.length || rows.length >= wanted;
     const last = users[users.length - 1];
-    const result: SearchResult = { users, position };
+    const result: SearchResult = { users, position: Math.min(position, exactPosition) };
     if (more && last !== undefined) result.nextCursor = encodeCursor(await cursorKey(), positionOf(last, sort, ranked.includes(last)), signature(parsed));
     if (counted !== undefined) result.count = { value: counted.value + exact.length, exact: counted.exact };
     return result;
