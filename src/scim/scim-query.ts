@@ -37,6 +37,7 @@ import { emailKeysOf, type User } from '../users/user.js';
 import type { UserService } from '../users/user-service.js';
 import type { AttrPath, Filter } from './filter/filter-ast.js';
 import { isStorable } from '../users/user-input.js';
+import { millisecondBound, parseInstant, type BoundOp, type Instant } from '../users/instant.js';
 import { matchesFilter } from './filter/filter-evaluator.js';
 import { printAttrPath } from './filter/filter-printer.js';
 import { badRequest } from './scim-error.js';
@@ -116,7 +117,7 @@ function assertAnswerable(filter: Filter, parent?: string): void {
         return;
       }
       if (type === 'boolean' && (typeof value !== 'boolean' || (op !== 'eq' && op !== 'ne'))) throw badRequest('invalidFilter', `${where} is a boolean: compare it with eq or ne and true or false.`);
-      if (type === 'dateTime' && (typeof value !== 'string' || !isInstant(value))) throw badRequest('invalidFilter', `${where} is a date-time: compare it with an RFC 3339 instant such as "2026-01-31T12:00:00Z".`);
+      if (type === 'dateTime' && (typeof value !== 'string' || parseInstant(value) === undefined)) throw badRequest('invalidFilter', `${where} is a date-time: compare it with an RFC 3339 instant between the years 0001 and 9999, such as "2026-01-31T12:00:00Z" (a leap second is none).`);
       if ((type === 'string' || type === 'reference' || type === 'complex') && typeof value !== 'string') throw badRequest('invalidFilter', `${where} is a string: compare it with a string.`);
       if ((type === 'integer' || type === 'decimal') && typeof value !== 'number') throw badRequest('invalidFilter', `${where} is a number: compare it with a number.`);
     }
@@ -128,17 +129,6 @@ function attributeOf(path: AttrPath, parent?: string) {
   const found = userAttributes.resolve(path, parent);
   if (found === undefined || found.name.toLowerCase() === 'password') throw badRequest('invalidFilter', `${printAttrPath(path)} is not an attribute of User that a filter can compare.`);
   return found;
-}
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
-
-/** An RFC 3339 date-time naming a real instant (no 31 February, no hour 25). */
-function isInstant(value: string): boolean {
-  const match = RFC3339.exec(value);
-  if (match === null) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 61;
 }
 
 export function planList(filter: Filter | undefined): Plan {
@@ -192,14 +182,15 @@ export function planList(filter: Filter | undefined): Plan {
 }
 
 /** `meta.created` or `meta.lastModified` compared with gt, ge, lt or le: a bound answered from its index. */
-function instantBound(part: Filter): { column: 'created' | 'updated'; op: 'gt' | 'ge' | 'lt' | 'le'; at: string } | undefined {
+function instantBound(part: Filter): { column: 'created' | 'updated'; op: BoundOp; at: string } | undefined {
   if (part.kind !== 'compare' || typeof part.value !== 'string') return undefined;
   const { op } = part;
   if (op !== 'gt' && op !== 'ge' && op !== 'lt' && op !== 'le') return undefined;
   const resolved = resolveAttribute(part.path);
   if (resolved?.schema !== CORE_USER_SCHEMA || resolved.name !== 'meta') return undefined;
   const column = resolved.sub === 'lastModified' ? 'updated' : resolved.sub === 'created' ? 'created' : undefined;
-  return column === undefined ? undefined : { column, op, at: instant(part.value) };
+  // assertAnswerable() refused what names no instant.
+  return column === undefined ? undefined : { column, ...millisecondBound(op, parseInstant(part.value) as Instant) };
 }
 
 /** SCIM attributes (core or enterprise) a store facet answers with `eq` and a string. */
@@ -222,8 +213,6 @@ function facetOf(part: Filter): Facet | undefined {
   return FACET_OF[resolved.subName === undefined ? resolved.name : `${resolved.name}.${resolved.subName}`];
 }
 
-/** An RFC 3339 instant (assertAnswerable checked it) as the stores keep them: UTC, milliseconds. */
-const instant = (value: string) => new Date(Date.parse(value)).toISOString();
 
 /** The address `value eq "…"` names at the top level of an `emails[…]` value path, if any. */
 function emailOfValuePath(part: Extract<Filter, { kind: 'has' }>): string | undefined {

@@ -6,7 +6,7 @@
  * is refused (CONTRACT §4: "a cursor that was not issued by the service" is a 400).
  *
  * Layout (base64url): 1 byte format version (2), the position as JSON
- * (`[exact, uid, ...sort values]`), then 12 bytes of HMAC-SHA-256 over (format, position,
+ * (`[exact, uid, ranked uids, ...sort values]`), then 12 bytes of HMAC-SHA-256 over (format, position,
  * search) under the store's cursor key, which every instance sharing the store shares.
  * Cursors of format 1 (uid order only, issued before sorting existed) are no longer
  * accepted: a walk that spans the upgrade starts again.
@@ -23,6 +23,12 @@ export interface CursorPosition {
   values: string[];
   /** Whether it is among the exact matches of `q`, served before the rest. */
   exact: boolean;
+  /**
+   * The uids of the exact matches of `q` when the walk began: served first and left out of
+   * the rest for the whole walk, so a user who becomes or stops being one during the walk is
+   * still visited once.
+   */
+  ranked: string[];
 }
 
 function tag(key: Buffer, head: Buffer, search: string): Buffer {
@@ -31,7 +37,7 @@ function tag(key: Buffer, head: Buffer, search: string): Buffer {
 
 /** A cursor for `position` in the search `search` (a canonical text of its filters and sort). */
 export function encodeCursor(key: Buffer, position: CursorPosition, search: string): string {
-  const head = Buffer.concat([Buffer.from([FORMAT]), Buffer.from(JSON.stringify([position.exact, position.uid, ...position.values]))]);
+  const head = Buffer.concat([Buffer.from([FORMAT]), Buffer.from(JSON.stringify([position.exact, position.uid, position.ranked, ...position.values]))]);
   return Buffer.concat([head, tag(key, head, search)]).toString('base64url');
 }
 
@@ -43,6 +49,6 @@ export function decodeCursor(key: Buffer, cursor: string, search: string): Curso
   const head = bytes.subarray(0, bytes.length - TAG);
   if (!timingSafeEqual(bytes.subarray(bytes.length - TAG), tag(key, head, search))) return undefined;
   // Signed by this service: the JSON is what encodeCursor() wrote.
-  const [exact, uid, ...values] = JSON.parse(head.subarray(1).toString('utf8')) as [boolean, string, ...string[]];
-  return { uid, values, exact };
+  const [exact, uid, ranked, ...values] = JSON.parse(head.subarray(1).toString('utf8')) as [boolean, string, string[], ...string[]];
+  return { uid, values, exact, ranked };
 }

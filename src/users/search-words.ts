@@ -7,7 +7,8 @@
  * lower case, NFC); then every combining mark removed after canonical decomposition
  * (`García` → `garcia`, `Łódź` → `lodz` with the letters below); then the letters
  * Unicode does not decompose mapped to their base letters (ß → ss, æ → ae, œ → oe,
- * ø → o, đ → d, ł → l, ı → i, þ → th, ð → d, ħ → h, ŧ → t); then apostrophes dropped,
+ * ø → o, đ → d, ł → l, ı → i, þ → th, ð → d, ħ → h, ŧ → t, and the final sigma ς → σ);
+ * then apostrophes dropped,
  * so `O'Brien` is the one word `obrien`. Words are the longest runs of letters and
  * digits (any script); everything else separates them: `García-López` is `garcia`
  * and `lopez`, `jose.garcia` is `jose` and `garcia`. A script without spaces (Chinese,
@@ -16,7 +17,8 @@
 import { canon } from './canonical.js';
 import type { User } from './user.js';
 
-const BASE_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ł: 'l', ı: 'i', þ: 'th', ð: 'd', ħ: 'h', ŧ: 't' };
+// ς → σ: lower-casing makes a Σ that ends a text ς, so `ΑΣ` typed as a prefix of `ΑΣΤΈΡΙΟΣ` would not start `αστεριος`.
+const BASE_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ł: 'l', ı: 'i', þ: 'th', ð: 'd', ħ: 'h', ŧ: 't', ς: 'σ' };
 const UNDECOMPOSED = new RegExp(`[${Object.keys(BASE_LETTERS).join('')}]`, 'gu');
 const MARKS = /\p{M}+/gu;
 const APOSTROPHES = /['\u2019\u02bc\u2018`\u00b4]/gu;

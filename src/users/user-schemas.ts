@@ -241,7 +241,7 @@ export const COUNT_BOUND = 10_000;
 /** Fields `sort` accepts. */
 const SORTABLE = SORT_FIELDS.filter((field) => field !== 'uid');
 
-const INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$';
+const INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})$';
 const InstantParam = (description: string) =>
   Type.String({ pattern: INSTANT_PATTERN, ...expecting('an RFC 3339 date-time with a time zone, such as 2026-01-31T12:00:00Z'), description, examples: ['2026-01-31T12:00:00Z'] });
 
@@ -292,7 +292,7 @@ export const SearchQuery = Type.Object(
     ),
     count: Type.Optional(
       Type.Union([Type.Literal('true'), Type.Literal('false')], {
-        description: `\`true\`: the \`Total-Count\` header gives how many users match: exact when a filter or a word of \`q\` matches at most ${COUNT_BOUND.toLocaleString('en')} users, else an estimate marked \`; estimate\`.`,
+        description: `\`true\`: the \`Total-Count\` header gives how many users match: exact when the directory holds at most ${COUNT_BOUND.toLocaleString('en')} users or an indexed condition names at most that many (docs/api.md, "Counting"), else an estimate marked \`; estimate\`.`,
       }),
     ),
     limit: Type.Optional(

@@ -13,6 +13,7 @@ import { canon } from './canonical.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './search-cursor.js';
 import { QUERY_WORDS_MAX, queryWords } from './search-words.js';
 import { isStorable } from './user-input.js';
+import { millisecondBound, parseInstant, type BoundOp } from './instant.js';
 import { COUNT_BOUND, SEARCH_LIMIT_DEFAULT, type SearchQuery } from './user-schemas.js';
 import type { User } from './user.js';
 
@@ -28,15 +29,13 @@ export interface SearchResult {
 
 const invalid = (parameter: string, detail: string) => new ProblemError('invalid-query', `${parameter} ${detail}`, { errors: [{ parameter, detail }] });
 
-/** An RFC 3339 instant (the schema checked its shape) as the stores keep them, or 400 when it names no real instant. */
-function instant(parameter: string, value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(value);
-  const at = Date.parse(value);
-  if (match === null || Number.isNaN(at)) throw invalid(parameter, 'is not a real instant');
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as number[];
-  const date = new Date(Date.UTC(year as number, (month as number) - 1, day as number));
-  if (date.getUTCDate() !== day || (hour as number) > 23 || (minute as number) > 59 || (second as number) > 59) throw invalid(parameter, 'is not a real instant');
-  return new Date(at).toISOString();
+/** A bound of `parameter`'s instant (users/instant.ts), or 400 when it names no instant the stores hold. */
+function bound(bounds: InstantBounds, op: BoundOp, parameter: string, value: string | undefined): void {
+  if (value === undefined) return;
+  const instant = parseInstant(value);
+  if (instant === undefined) throw invalid(parameter, 'is not a real instant between the years 0001 and 9999 (a leap second is none either)');
+  const { op: stored, at } = millisecondBound(op, instant);
+  bounds[stored] = at;
 }
 
 /** A search as the store answers it: the filter (without the exact rank of `q`), the sort, and `q`'s canonical form. */
@@ -64,12 +63,12 @@ export function parseSearch(query: SearchQuery): ParsedSearch {
     if (value !== undefined) (filter.facets ??= {})[facet] = canon(value);
   }
   const created: InstantBounds = {};
-  if (query.created_after !== undefined) created.ge = instant('created_after', query.created_after);
-  if (query.created_before !== undefined) created.lt = instant('created_before', query.created_before);
+  bound(created, 'ge', 'created_after', query.created_after);
+  bound(created, 'lt', 'created_before', query.created_before);
   if (Object.keys(created).length > 0) filter.created = created;
   const updated: InstantBounds = {};
-  if (query.updated_since !== undefined) updated.ge = instant('updated_since', query.updated_since);
-  if (query.updated_before !== undefined) updated.lt = instant('updated_before', query.updated_before);
+  bound(updated, 'ge', 'updated_since', query.updated_since);
+  bound(updated, 'lt', 'updated_before', query.updated_before);
   if (Object.keys(updated).length > 0) filter.updated = updated;
   const parsed: ParsedSearch = { filter, sort: parseSort(query.sort) };
   if (query.q !== undefined) {
@@ -103,21 +102,23 @@ const signature = ({ filter, sort, exact }: ParsedSearch) => JSON.stringify([fil
 
 export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buffer>) {
   /**
-   * The users `q` ranks first (its username or email address, canonical), in the search's
-   * order, that meet every other filter; with the feed position the reads reflect.
+   * The users `q` ranks first, in the search's order, that meet every other filter, with the
+   * feed position the reads reflect: on the first page those whose username or email address
+   * (canonical) equals `q`; on later pages the same users as on the first (`ranked`), read again.
    */
-  async function exactMatches({ filter, sort, exact }: ParsedSearch): Promise<Positioned<User[]>> {
+  async function exactMatches({ filter, sort, exact }: ParsedSearch, ranked?: string[]): Promise<Positioned<User[]>> {
     const position = Number.MAX_SAFE_INTEGER;
     if (exact === undefined) return { value: [], position };
     const others: SearchFilter = { ...filter };
     delete others.words;
-    const found = await Promise.all([store.lookup('username', exact), store.lookup('email_address', exact)]);
+    const reads = ranked === undefined ? [store.lookup('username', exact), store.lookup('email_address', exact)] : ranked.map((uid) => store.lookup('uid', uid));
+    const found = await Promise.all(reads);
     const users = found.flatMap(({ value }) => (value === undefined ? [] : [JSON.parse(value.json) as User])).filter((user) => matchesSearch(user, others));
     const unique = new Map(users.map((user) => [user.uid, user]));
     return { value: [...unique.values()].sort(compareUsers(sort)), position: Math.min(position, ...found.map((read) => read.position)) };
   }
 
-  const positionOf = (user: User, sort: SortKey[], exact: boolean): CursorPosition => ({ uid: user.uid, values: sort.map((key) => sortValue(user, key.field)), exact });
+  const positionOf = (user: User, sort: SortKey[], exact: boolean, ranked: string[]): CursorPosition => ({ uid: user.uid, values: sort.map((key) => sortValue(user, key.field)), exact, ranked });
 
   return async function search(query: SearchQuery): Promise<SearchResult> {
     const parsed = parseSearch(query);
@@ -133,8 +134,9 @@ export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buff
     }
     const limit = query.limit === undefined ? SEARCH_LIMIT_DEFAULT : Number(query.limit);
     // Read before the page: the answer reflects the position of the earlier reads (Feed-Position).
-    const { value: exact, position: exactPosition } = await exactMatches(parsed);
-    const rest: SearchFilter = exact.length > 0 ? { ...parsed.filter, exclude: exact.map((user) => user.uid) } : parsed.filter;
+    const { value: exact, position: exactPosition } = await exactMatches(parsed, after?.ranked);
+    const ranking = after?.ranked ?? exact.map((user) => user.uid);
+    const rest: SearchFilter = ranking.length > 0 ? { ...parsed.filter, exclude: ranking } : parsed.filter;
     // The exact matches not yet served: all of them on the first page, those after the cursor's while it is in them.
     const firstRanked = after === undefined ? exact : after.exact ? exact.filter((user) => isAfter(user, after as CursorPosition, sort)) : [];
     const ranked = firstRanked.slice(0, limit);
@@ -149,7 +151,7 @@ export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buff
     const more = firstRanked.length > ranked.length || rows.length >= wanted;
     const last = users[users.length - 1];
     const result: SearchResult = { users, position: Math.min(position, exactPosition) };
-    if (more && last !== undefined) result.nextCursor = encodeCursor(await cursorKey(), positionOf(last, sort, ranked.includes(last)), signature(parsed));
+    if (more && last !== undefined) result.nextCursor = encodeCursor(await cursorKey(), positionOf(last, sort, ranked.includes(last), ranking), signature(parsed));
     if (counted !== undefined) result.count = { value: counted.value + exact.length, exact: counted.exact };
     return result;
   };

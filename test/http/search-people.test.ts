@@ -82,6 +82,34 @@ describeEachStore('GET /users: finding people', (store) => {
       assert.deepEqual(uids(await search(q(named.email_address as string))), [named.uid]);
     });
 
+    it('an upper-case Greek prefix ending in Σ finds its word (ς and σ fold alike)', async () => {
+      const greek = await create({ display_name: `ΑΣΤΈΡΙΟΣ Παπάς ${run}` });
+      for (const typed of ['ΑΣ', 'ασ', 'ΑΣΤ', 'αστεριος', 'ΠΑΠΑΣ', 'παπας']) assert.deepEqual(uids(await search(q(`${typed} ${run}`))), [greek.uid], typed);
+    });
+
+    it('the exact matches are fixed when a walk begins: a user who becomes or stops being one is visited once', async () => {
+      const word = `cat${run}`;
+      const cats = [];
+      for (let i = 0; i < 4; i++) cats.push(await create({ display_name: `${word} n${i}` }));
+      const exact = await create({ username: word, display_name: `${word} exact` });
+      const visited: string[] = [];
+      let next: string | undefined = `/users?${q(word)}&limit=1`;
+      for (let page = 0; next !== undefined; page++) {
+        const response = await server.get(next);
+        assert.equal(response.status, 200, response.text);
+        visited.push(...uids(response));
+        if (page === 0) {
+          assert.deepEqual(uids(response), [exact.uid], 'the exact match first');
+          // The exact match stops being one; the last of the others becomes one.
+          const patch = (uid: string, body: unknown) => server.request('PATCH', `/users/${uid}`, { body: JSON.stringify(body), headers: { 'content-type': 'application/merge-patch+json' } });
+          assert.equal((await patch(exact.uid, { username: `${word}2` })).status, 200);
+          assert.equal((await patch(cats[3]!.uid, { username: word })).status, 200);
+        }
+        next = /<([^>]+)>; rel="next"/.exec(String(response.headers.link ?? ''))?.[1];
+      }
+      assert.deepEqual(visited, [exact.uid, ...cats.map((u) => u.uid)]);
+    });
+
     it('a user is found as soon as its create is acknowledged, and not once its delete is', async () => {
       const word = `fresh${run}`;
       const user = await create({ display_name: `Nova ${word}` });
@@ -182,10 +210,26 @@ describeEachStore('GET /users: finding people', (store) => {
       assert.equal((await search(scoped('department=sales'))).headers['total-count'], undefined);
     });
 
-    it('refuses instants that are not RFC 3339 or not real', async () => {
-      for (const bad of ['yesterday', '2026-02-30T00:00:00Z', '2026-01-01', '2026-01-01T25:00:00Z', '1e3', '2026-01-01T00:00:00']) {
-        assertProblem(await server.get(`/users?updated_since=${encodeURIComponent(bad)}`), 400, 'invalid-query');
+    it('refuses instants that are not RFC 3339, not real, leap seconds, or outside the years 0001–9999', async () => {
+      const bad = ['yesterday', '2026-02-30T00:00:00Z', '2026-01-01', '2026-01-01T25:00:00Z', '1e3', '2026-01-01T00:00:00', '2016-12-31T23:59:60Z'];
+      bad.push('0000-01-01T00:00:00Z', '9999-12-31T23:59:59-01:00', '0001-01-01T00:30:00+01:00', '2026-01-01T00:00:00+24:00');
+      for (const instant of bad) {
+        for (const parameter of ['updated_since', 'created_after', 'created_before']) {
+          assertProblem(await server.get(`/users?${parameter}=${encodeURIComponent(instant)}`), 400, 'invalid-query');
+        }
       }
+      for (const good of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-01-31t12:00:00z', '0004-02-29T00:00:00Z']) {
+        assert.equal((await server.get(`/users?updated_since=${encodeURIComponent(good)}&limit=1`)).status, 200, good);
+      }
+    });
+
+    it('a bound finer than the millisecond selects exactly the users it names', async () => {
+      const at = people[2]!.created_at;
+      const finer = at.replace('Z', '999Z');
+      assert.ok(!uids(await search(scoped(`created_after=${encodeURIComponent(finer)}`))).includes(people[2]!.uid), 'created before the bound');
+      assert.ok(uids(await search(scoped(`created_before=${encodeURIComponent(finer)}`))).includes(people[2]!.uid), 'created before the bound');
+      const exact = at.replace('Z', '000Z');
+      assert.ok(uids(await search(scoped(`created_after=${encodeURIComponent(exact)}`))).includes(people[2]!.uid), 'at the bound');
     });
   });
 

@@ -55,6 +55,16 @@ describeEachStore('SCIM filters and REST parameters answer alike', (kind) => {
     });
   }
 
+  it('a date-time no store holds is 400 invalidFilter, never a 500', async () => {
+    for (const at of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-01:00', '2016-12-31T23:59:60Z']) {
+      for (const filter of [`meta.created gt "${at}"`, `meta.lastModified le "${at}"`, `meta.created gt "${at}" and meta.created gt "2020-01-01T00:00:00Z"`]) {
+        const res = await scimRequest(server.baseUrl, 'GET', `/scim/v2/Users?filter=${encodeURIComponent(filter)}`);
+        assert.equal(res.status, 400, `${filter}: ${res.text}`);
+        assert.equal(res.body.scimType, 'invalidFilter', filter);
+      }
+    }
+  });
+
   it('manager.value is case-exact in SCIM: the index narrows, the filter decides', async () => {
     assert.deepEqual(await scimIds(`${ENTERPRISE}:manager.value eq "Boss-${run}"`), made.slice(0, 3).map((u) => u.uid).sort());
     // REST compares every facet case-insensitively.

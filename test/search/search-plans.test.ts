@@ -75,7 +75,13 @@ function assertNoFullScan(kind: StoreKind, plan: string, shape: string): void {
   else assert.doesNotMatch(plan, /Seq Scan on (users|user_terms|user_keys|user_emails)/, `${shape}: a sequential scan\n${plan}`);
 }
 
-describeEachStore('search plans: no search shape scans the users', (kind) => {
+/** Shapes a condition naming at most BOUND entries drives, whatever the statistics. */
+const DRIVEN = new Set(['a rare prefix', 'no match', 'a rare filter, sorted', 'changed since', 'the deactivated', 'a unique key']);
+
+for (const analyzed of [true, false]) {
+describeEachStore(`search plans: no search shape scans the users (${analyzed ? 'statistics gathered' : 'no statistics since the tables were empty'})`, (kind) => {
+  // SQLite gathers none either way (refreshStatistics() does nothing there).
+  if (!analyzed && kind === 'sqlite') return;
   let database: TestDatabaseUrl;
   let explain: (page: SearchPage, count?: boolean) => Promise<string>;
   let close: () => Promise<void>;
@@ -85,7 +91,7 @@ describeEachStore('search plans: no search shape scans the users', (kind) => {
     const store = kind === 'postgres' ? await openPostgresUserStore({ url: database.databaseUrl }) : openSqliteUserStore({ path: database.databaseUrl.slice('sqlite:'.length) });
     const users = Array.from({ length: USERS }, (_, i) => user(i));
     for (let i = 0; i < USERS; i += 2000) await store.importUsers(users.slice(i, i + 2000), 'fail', new Date().toISOString());
-    await store.refreshStatistics();
+    if (analyzed) await store.refreshStatistics();
     await store.close();
     if (kind === 'sqlite') {
       const db = new Database(database.databaseUrl.slice('sqlite:'.length), { readonly: true });
@@ -119,7 +125,7 @@ describeEachStore('search plans: no search shape scans the users', (kind) => {
     await database?.remove();
   });
 
-  it('count=true is exact through an index when a condition names at most 10,000 users, else estimated from a sample', async () => {
+  if (analyzed) it('count=true is exact through an index when a condition names at most 10,000 users, else estimated from a sample', async () => {
     const store = kind === 'postgres' ? await openPostgresUserStore({ url: database.databaseUrl }) : openSqliteUserStore({ path: database.databaseUrl.slice('sqlite:'.length) });
     try {
       const users = Array.from({ length: USERS }, (_, i) => user(i));
@@ -138,7 +144,7 @@ describeEachStore('search plans: no search shape scans the users', (kind) => {
     }
   });
 
-  for (const [shape, query] of Object.entries(SHAPES)) {
+  for (const [shape, query] of Object.entries(SHAPES).filter(([name]) => analyzed || DRIVEN.has(name))) {
     it(`${shape}: ?${new URLSearchParams(query as Record<string, string>).toString()}`, async () => {
       const first = await explain(pageOf(query));
       assertNoFullScan(kind, first, shape);
@@ -150,3 +156,4 @@ describeEachStore('search plans: no search shape scans the users', (kind) => {
     });
   }
 });
+}

@@ -6,13 +6,13 @@ import { v7 as uuidv7 } from 'uuid';
 import { decodeCursor, encodeCursor, type CursorPosition } from '../../src/users/search-cursor.js';
 
 const key = randomBytes(32);
-const at = (uid: string, values: string[] = [], exact = false): CursorPosition => ({ uid, values, exact });
+const at = (uid: string, values: string[] = [], exact = false, ranked: string[] = []): CursorPosition => ({ uid, values, exact, ranked });
 
 describe('search cursor', () => {
   it('round-trips the position for the search it was issued for', () => {
     const position = at(uuidv7(), ['garcia', '2026-01-31T12:00:00.000Z'], false);
     assert.deepEqual(decodeCursor(key, encodeCursor(key, position, 'search-a'), 'search-a'), position);
-    const exact = at(uuidv7(), ['josé "quoted" \\ text'], true);
+    const exact = at(uuidv7(), ['josé "quoted" \\ text'], true, [uuidv7(), uuidv7()]);
     assert.deepEqual(decodeCursor(key, encodeCursor(key, exact, ''), ''), exact);
   });
 

@@ -1953,7 +1953,7 @@ export interface operations {
                 updated_before?: string;
                 /** @description Up to three sort fields, comma-separated, `-` for descending: `username`, `display_name`, `family_name`, `given_name`, `created_at`, `updated_at`. Text compares folded (case and accents ignored), by code point; an absent name sorts as empty, first. Ties are broken by uid in the direction of the last field. Default: uid. */
                 sort?: string;
-                /** @description `true`: the `Total-Count` header gives how many users match: exact when a filter or a word of `q` matches at most 10,000 users, else an estimate marked `; estimate`. */
+                /** @description `true`: the `Total-Count` header gives how many users match: exact when the directory holds at most 10,000 users or an indexed condition names at most that many (docs/api.md, "Counting"), else an estimate marked `; estimate`. */
                 count?: "true" | "false";
                 /** @description Page size, 1–1000; default 100. Written in plain decimal: `007`, `+7`, `7.0` and `1e2` are refused. */
                 limit?: number;
@@ -1975,7 +1975,7 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
                     Link?: string;
-                    /** @description With `count=true`: how many users match, an RFC 8941 integer. Exact when a filter or a word of `q` matches at most 10,000 users (or the directory holds at most 2,000); otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`). */
+                    /** @description With `count=true`: how many users match, an RFC 8941 integer. Exact when the directory holds at most 10,000 users or an indexed condition (a word of `q`, a profile filter, a key, `active=false`, a time bound) names at most 10,000; otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`). */
                     "Total-Count"?: string;
                     /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
                     "Feed-Position": string;
@@ -2598,7 +2598,7 @@ export interface operations {
                 updated_before?: string;
                 /** @description Up to three sort fields, comma-separated, `-` for descending: `username`, `display_name`, `family_name`, `given_name`, `created_at`, `updated_at`. Text compares folded (case and accents ignored), by code point; an absent name sorts as empty, first. Ties are broken by uid in the direction of the last field. Default: uid. */
                 sort?: string;
-                /** @description `true`: the `Total-Count` header gives how many users match: exact when a filter or a word of `q` matches at most 10,000 users, else an estimate marked `; estimate`. */
+                /** @description `true`: the `Total-Count` header gives how many users match: exact when the directory holds at most 10,000 users or an indexed condition names at most that many (docs/api.md, "Counting"), else an estimate marked `; estimate`. */
                 count?: "true" | "false";
                 /** @description Page size, 1–1000; default 100. Written in plain decimal: `007`, `+7`, `7.0` and `1e2` are refused. */
                 limit?: number;
@@ -2620,7 +2620,7 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
                     Link?: string;
-                    /** @description With `count=true`: how many users match, an RFC 8941 integer. Exact when a filter or a word of `q` matches at most 10,000 users (or the directory holds at most 2,000); otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`). */
+                    /** @description With `count=true`: how many users match, an RFC 8941 integer. Exact when the directory holds at most 10,000 users or an indexed condition (a word of `q`, a profile filter, a key, `active=false`, a time bound) names at most 10,000; otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`). */
                     "Total-Count"?: string;
                     /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
                     "Feed-Position": string;

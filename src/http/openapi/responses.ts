@@ -31,7 +31,7 @@ export const H = {
   link: header('Link', 'RFC 8288: `<…>; rel="next"` when more results follow.', false),
   totalCount: header(
     'Total-Count',
-    'With `count=true`: how many users match, an RFC 8941 integer. Exact when a filter or a word of `q` matches at most 10,000 users (or the directory holds at most 2,000); otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`).',
+    'With `count=true`: how many users match, an RFC 8941 integer. Exact when the directory holds at most 10,000 users or an indexed condition (a word of `q`, a profile filter, a key, `active=false`, a time bound) names at most 10,000; otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`).',
     false,
     Type.String({ pattern: '^[0-9]+(; estimate)?$' }),
   ),

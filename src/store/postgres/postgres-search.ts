@@ -110,11 +110,21 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND) {
     return pickDriver(filter, candidates, candidates.map((_, i) => (row as Record<string, number>)[`c${i}`] as number), bound);
   }
 
-  /** The condition that restricts a page to its driver's users (`uid = ANY(ARRAY(…))`: found once, then by primary key). */
-  const restrictedTo = (driver: Driver | undefined): Fragment => (driver === undefined ? sql`TRUE` : sql`uid = ANY(ARRAY(${driverUids(driver)}))`);
+  /**
+   * The rows a page or a count reads: every user, or the driver's users. The driver's uids
+   * are computed once (an ARRAY subquery, DISTINCT: a user has several words a prefix starts)
+   * and unnested, which the planner takes for a handful of rows whatever the statistics say:
+   * each user is then found through the primary key, never by a scan of users compared
+   * with the whole list (which a `uid = ANY(…)` filter on a sequential scan would be).
+   */
+  const rowsOf = (driver: Driver | undefined): Fragment => {
+    if (driver === undefined) return sql`users`;
+    const distinct = driver.kind === 'term' && driver.prefix ? sql`SELECT DISTINCT d.uid FROM (${driverUids(driver)}) d` : driverUids(driver);
+    return sql`unnest(ARRAY(${distinct})) AS driven(driven_uid) JOIN users ON users.uid = driven.driven_uid`;
+  };
 
   /** The query counting the users that match, through `driver` or over every user. */
-  const countOf = (filter: SearchFilter, driver: Driver | undefined): Fragment => sql`SELECT count(*)::int AS n FROM users WHERE ${restrictedTo(driver)} AND ${conditions(filter)}`;
+  const countOf = (filter: SearchFilter, driver: Driver | undefined): Fragment => sql`SELECT count(*)::int AS n FROM ${rowsOf(driver)} WHERE ${conditions(filter)}`;
 
   const single = async (query: Fragment, run: Run): Promise<number> => {
     const [row] = await run(() => sql<{ n: number }[]>`${query}`);
@@ -126,8 +136,8 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND) {
     /** The page's query: `columns` of at most `limit` users. */
     async page(run: Run, columns: Fragment, page: SearchPage): Promise<{ query: Fragment }> {
       const { orderBy, keyset } = ordering(page);
-      const condition = restrictedTo(await driverOf(run, page.filter));
-      return { query: sql`SELECT ${columns} FROM users WHERE ${condition} AND ${conditions(page.filter)} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.limit}` };
+      const rows = rowsOf(await driverOf(run, page.filter));
+      return { query: sql`SELECT ${columns} FROM ${rows} WHERE ${conditions(page.filter)} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.limit}` };
     },
 
     driverOf,
@@ -137,16 +147,21 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND) {
       return { query: countOf(filter, driver ?? (await driverOf(run, filter))) };
     },
 
-    /** store/user-store.ts countMatches(). The total is the planner's (ANALYZE keeps it), counted only when it has none. */
+    /**
+     * store/user-store.ts countMatches(). The number of users is estimated as the planner
+     * does, from the statistics' rows per page and the table's current size (so it follows a
+     * table that grew since its last ANALYZE); counted when no statistics exist yet.
+     */
     async countMatches(run: Run, filter: SearchFilter, bound: number): Promise<MatchCount> {
       const driver = await driverOf(run, filter, bound);
-      const [stats] = await run(() => sql<{ total: number; first: string | null; last: string | null }[]>`
-        SELECT (SELECT reltuples FROM pg_class WHERE oid = 'users'::regclass)::float8 AS total,
+      const [stats] = await run(() => sql<{ total: number | null; first: string | null; last: string | null }[]>`
+        SELECT (SELECT CASE WHEN relpages > 0 THEN reltuples / relpages * (pg_relation_size(oid) / current_setting('block_size')::int) END
+                FROM pg_class WHERE oid = 'users'::regclass)::float8 AS total,
           (SELECT uid FROM users ORDER BY uid LIMIT 1)::text AS first, (SELECT uid FROM users ORDER BY uid DESC LIMIT 1)::text AS last`);
-      const { first, last } = stats as { total: number; first: string | null; last: string | null };
-      let total = Number((stats as { total: number }).total);
-      if (total < 0) total = await single(sql`SELECT count(*)::int AS n FROM users`, run);
-      if (driver !== undefined || total <= SAMPLE_WINDOWS * SAMPLE_WINDOW || first === null || last === null) return { value: await single(countOf(filter, driver), run), exact: true };
+      const { first, last } = stats as { first: string | null; last: string | null };
+      const estimatedTotal = (stats as { total: number | null }).total;
+      const total = estimatedTotal === null ? await single(sql`SELECT count(*)::int AS n FROM users`, run) : Math.round(Number(estimatedTotal));
+      if (driver !== undefined || total <= bound || first === null || last === null) return { value: await single(countOf(filter, driver), run), exact: true };
       const windows = sampleStarts(first, last).map(
         (start) => sql`(SELECT count(*)::int AS n, count(*) FILTER (WHERE ${conditions(filter)})::int AS m FROM (SELECT * FROM users WHERE uid >= ${start}::uuid ORDER BY uid LIMIT ${SAMPLE_WINDOW}) users)`,
       );

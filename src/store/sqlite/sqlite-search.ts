@@ -185,7 +185,7 @@ export function sqliteSearch(db: Database.Database, driveBound = DRIVE_BOUND) {
     countMatches(filter: SearchFilter, bound: number): MatchCount {
       const driver = driverOf(filter, bound);
       const total = (prepared('SELECT n FROM user_count').get() as { n: number }).n;
-      if (driver !== undefined || total <= SAMPLE_WINDOWS * SAMPLE_WINDOW) return { value: run(countQuery(filter, driver)), exact: true };
+      if (driver !== undefined || total <= bound) return { value: run(countQuery(filter, driver)), exact: true };
       const { first, last } = prepared('SELECT min(uid) AS first, max(uid) AS last FROM users').get() as { first: string; last: string };
       const where = conditions(filter);
       let matched = 0;
