@@ -64,10 +64,12 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND) {
       if (value !== undefined) parts.push(sql`uid IN (SELECT uid FROM user_keys WHERE key = ${key} AND value = ${value})`);
     }
     if (filter.active !== undefined) parts.push(sql`active = ${filter.active}`);
-    if (filter.email !== undefined) parts.push(sql`uid IN (SELECT uid FROM user_emails WHERE value = ${filter.email})`);
+    // OFFSET 0 keeps these checks of the row in hand: a prepared statement's generic plan, which
+    // knows no value, would otherwise drive a page from the index of a facet a tenth of the users hold.
+    if (filter.email !== undefined) parts.push(sql`EXISTS (SELECT 1 FROM user_emails e WHERE e.value = ${filter.email} AND e.uid = users.uid OFFSET 0)`);
     for (const facet of FACETS) {
       const value = filter.facets?.[facet];
-      if (value !== undefined) parts.push(sql`EXISTS (SELECT 1 FROM user_terms t WHERE t.field = ${facet} AND t.value = ${value} AND t.uid = users.uid)`);
+      if (value !== undefined) parts.push(sql`EXISTS (SELECT 1 FROM user_terms t WHERE t.field = ${facet} AND t.value = ${value} AND t.uid = users.uid OFFSET 0)`);
     }
     if (filter.created !== undefined) parts.push(boundsOf('created_at', filter.created));
     if (filter.updated !== undefined) parts.push(boundsOf('updated_at', filter.updated));
