@@ -39,3 +39,13 @@ export function representationOf(user: User): UserRepresentation {
   }
   return representation;
 }
+
+/**
+ * `user` read with the representation its last write stored (null for a row an earlier
+ * release wrote, then made when asked): a search page sends the stored text, as a read does,
+ * instead of serialising every user again.
+ */
+export function withStoredRepresentation(user: User, json: string | null | undefined, etag: string | null | undefined): User {
+  if (typeof json === 'string' && typeof etag === 'string') made.set(user, { uid: user.uid, json, etag });
+  return user;
+}

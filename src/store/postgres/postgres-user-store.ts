@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { keysOf, type LookupKey, type UniqueKey, type User } from '../../users/user.js';
-import { representationOf } from '../../users/user-representation.js';
+import { representationOf, withStoredRepresentation } from '../../users/user-representation.js';
 import { AbandonedWrite, IdempotencyKeyTaken, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import type { ImportUser, OnConflict } from '../import-plan.js';
 import type { BatchIdempotency, Change, IdempotencyRecord, PendingIdempotency, Positioned, Precondition, SearchFilter, SearchPage, UserStore, WriteOutcome } from '../user-store.js';
@@ -253,7 +253,10 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     },
 
     async search(page: SearchPage) {
-      return positionedRead((await searching.page(run, columns, page)).query);
+      // With the stored representation, which the page sends as it is (withStoredRepresentation()).
+      const { query } = await searching.page(run, sql`${columns}, representation, etag`, page);
+      const { value, position } = await positionedRows<UserRow & { representation: string | null; etag: string | null }>(query);
+      return { value: value.map((row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
     },
 
     async pageMark(key: string, now: number) {

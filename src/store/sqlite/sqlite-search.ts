@@ -9,6 +9,9 @@ import { uidDescending } from '../search-match.js';
 import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
 
+/** A users row with its stored representation (null in a row an earlier release wrote). */
+export type StoredUserRow = UserRow & { representation: string | null; etag: string | null };
+
 interface Fragment {
   sql: string;
   params: unknown[];
@@ -150,7 +153,8 @@ export function sqliteSearch(db: Database.Database, driveBound = DRIVE_BOUND) {
     const from = source(driverOf(page.filter));
     const where = conditions(page.filter);
     const { orderBy, keyset } = ordering(page);
-    const columns = USER_COLUMNS.split(', ').map((column) => `u.${column}`).join(', ');
+    // With the stored representation, which the page sends as it is (withStoredRepresentation()).
+    const columns = [...USER_COLUMNS.split(', '), 'representation', 'etag'].map((column) => `u.${column}`).join(', ');
     return {
       sql: `SELECT ${columns} FROM ${from.sql} WHERE ${where.sql} AND ${keyset.sql} ORDER BY ${orderBy} LIMIT ?`,
       params: [...from.params, ...where.params, ...keyset.params, page.limit],
@@ -171,9 +175,9 @@ export function sqliteSearch(db: Database.Database, driveBound = DRIVE_BOUND) {
     countQuery,
     driverOf,
 
-    page(page: SearchPage): UserRow[] {
+    page(page: SearchPage): StoredUserRow[] {
       const { sql, params } = pageQuery(page);
-      return prepared(sql).all(...params) as UserRow[];
+      return prepared(sql).all(...params) as StoredUserRow[];
     },
 
     /** Every user that matches, counted (SCIM's totalResults). */

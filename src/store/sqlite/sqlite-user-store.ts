@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { emailKeysOf, keysOf, type LookupKey, type User } from '../../users/user.js';
-import { representationOf, type UserRepresentation } from '../../users/user-representation.js';
+import { representationOf, withStoredRepresentation, type UserRepresentation } from '../../users/user-representation.js';
 import { AbandonedWrite, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { translateSqliteError as translate } from './sqlite-errors.js';
 import { planImport, updatedUser, updateOutcome, type Holder, type ImportOutcome, type ImportUser, type OnConflict } from '../import-plan.js';
@@ -262,7 +262,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     async search(page: SearchPage) {
       return read(() => {
         const position = events.latestNow();
-        return { value: searching.page(page).map(userRowToUser), position };
+        return { value: searching.page(page).map((row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
       });
     },
 
