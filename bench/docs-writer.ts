@@ -34,3 +34,11 @@ export function writeDocs(root: string, markdown: string, svg: string): void {
 export function writeImportDocs(root: string, users: number, markdown: string): void {
   writeSection(root, `bench-import-${users}`, `### Import of ${users.toLocaleString('en')} users`, markdown);
 }
+
+export function writeSearchDocs(root: string, users: number, markdown: string): void {
+  writeSection(root, `bench-search-${users}`, `### Search at ${users.toLocaleString('en')} users`, markdown);
+}
+
+export function writeBeforeAfterDocs(root: string, name: string, heading: string, markdown: string): void {
+  writeSection(root, `bench-${name}`, heading, markdown);
+}

@@ -3,28 +3,23 @@
  * function of `i`, so the harness can address any seeded user by username,
  * email address, legacy id or uid without asking the store.
  *
- * Names come from small word lists, so a `q` prefix such as `ada.moreau`
- * matches about users / 400 users, like an autocomplete query in a real directory.
+ * Each user is a person (seed-names.ts): a given and a family name in one of
+ * several scripts, written as their culture writes them (`display_name`, and
+ * `name`), a department and a title, an employee number and a user type. The
+ * username and the email address are the ASCII form of the names and the index
+ * (`jose.garcia.17`), so a `q` prefix such as `jose.garcia.` is what an
+ * autocomplete of a username would send.
  */
+import { searchColumn } from '../src/store/search-column.js';
+import { profileColumn } from '../src/users/user-profile.js';
 import { withDefaults, displayNameKey, keysOf, type KeyEntry, type User } from '../src/users/user.js';
-
-const FIRST = ['Ada', 'Alan', 'Barbara', 'Claude', 'Donald', 'Edsger', 'Frances', 'Grace', 'Hedy', 'Ivan', 'John', 'Karen', 'Leslie', 'Margaret', 'Niklaus', 'Ole', 'Radia', 'Shafi', 'Tim', 'Yukihiro'];
-const LAST = ['Moreau', 'Okafor', 'Lindqvist', 'Tanaka', 'Novak', 'García', 'Schmidt', 'Rossi', 'Kowalski', 'Dubois', 'Haddad', 'Nguyen', 'Silva', 'Müller', 'Ivanova', 'Larsen', 'Costa', 'Kaur', 'Yilmaz', 'Zhang'];
-const DEPARTMENTS = ['R&D', 'Sales', 'Support', 'Finance', 'Legal', 'Operations', 'Marketing', 'People'];
+import { mix, personOf } from './seed-names.js';
 
 /** 2025-01-01T00:00:00Z: seeded users were created one millisecond apart from then on. */
 const EPOCH_MS = Date.UTC(2025, 0, 1);
 
 function hex(value: number, digits: number): string {
   return value.toString(16).padStart(digits, '0');
-}
-
-/** A small integer hash, so the random-looking bits of a uid are stable per `i`. */
-function mix(i: number, salt: number): number {
-  let x = (i ^ salt) >>> 0;
-  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
-  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
-  return (x ^ (x >>> 16)) >>> 0;
 }
 
 /** A valid, lower-case UUIDv7 whose timestamp is EPOCH_MS + i: uid order is seed order. */
@@ -36,24 +31,21 @@ export function seededUid(i: number): string {
   return `${ms.slice(0, 8)}-${ms.slice(8)}-7${randA}-${variant}-${randB}`;
 }
 
-export function firstName(i: number): string {
-  return FIRST[i % FIRST.length] as string;
-}
-
-export function lastName(i: number): string {
-  return LAST[Math.floor(i / FIRST.length) % LAST.length] as string;
-}
-
 /** The writable fields of seeded user `i`, as a client would send them. */
 export function seededFields(i: number) {
-  const first = firstName(i);
-  const last = lastName(i);
+  const person = personOf(i);
+  const handle = `${person.given.ascii}.${person.family.ascii}.${i}`;
   return {
-    username: `${first}.${last}.${i}`, // NFC already: the word lists are written precomposed
-    email_address: `${first}.${last}.${i}@Example${i % 97}.com`,
+    username: handle, // ASCII, so NFC already
+    email_address: `${handle}@Example${i % 97}.com`,
     legacy_ids: i % 4 === 0 ? [`emp-${i}`, `crm:${i}`] : [`emp-${i}`],
-    display_name: `${first} ${last}`,
-    attributes: { department: DEPARTMENTS[i % DEPARTMENTS.length] as string, employee_number: i },
+    display_name: person.display,
+    name: { given_name: person.given.text, family_name: person.family.text },
+    title: person.title,
+    department: person.department,
+    employee_number: String(100_000 + i),
+    user_type: i % 20 === 0 ? 'Contractor' : 'Employee',
+    attributes: { badge: i },
   };
 }
 
@@ -62,19 +54,32 @@ export function seededUser(i: number): User {
   return withDefaults({ uid: seededUid(i), ...seededFields(i), created_at: timestamp, updated_at: timestamp, version: 1 });
 }
 
-/** A seeded user with what the stores derive from it: its compared keys and display-name key. */
+/**
+ * A seeded user with what the stores derive from it: its compared keys, display-name key,
+ * profile column, `search` column (src/store/search-column.ts) and the entries of
+ * `user_terms` the stores' insert triggers make of that column's `terms`: each `field:value`
+ * split at its first colon, as the triggers' SQL splits it (migration 11).
+ */
 export interface SeedRow {
   user: User;
   keys: KeyEntry[];
   displayNameKey: string | null;
+  profile: string;
+  search: string;
+  terms: { field: string; value: string }[];
 }
 
 export function seedRow(i: number): SeedRow {
   const user = seededUser(i);
-  return { user, keys: keysOf(user), displayNameKey: displayNameKey(user.display_name) };
+  const search = searchColumn(user);
+  const terms = (JSON.parse(search) as { terms: string[] }).terms.map((term) => {
+    const colon = term.indexOf(':');
+    return { field: term.slice(0, colon), value: term.slice(colon + 1) };
+  });
+  return { user, keys: keysOf(user), displayNameKey: displayNameKey(user.display_name), profile: profileColumn(user), search, terms };
 }
 
-/** The `q` prefixes that match seeded users (canonical `first.last`). */
+/** The `q` prefixes that match seeded users: the start of the username, `given.family.`. */
 export function searchPrefix(i: number): string {
-  return `${firstName(i)}.${lastName(i)}.`.toLowerCase();
+  return seededFields(i).username.replace(/\d+$/, '');
 }

@@ -10,8 +10,14 @@
  * - the keys table (clustered on (key, value), which seed order scatters) is
  *   filled from a temporary table in one `INSERT … SELECT … ORDER BY key, value`,
  *   so SQLite sorts once and appends instead of descending the B-tree per row;
- * - the two secondary indexes are dropped before the load and rebuilt after it
- *   from their own SQL (a sort-based build), leaving the schema unchanged;
+ * - the secondary indexes of users and user_keys (the sort keys' among them) are
+ *   dropped before the load and rebuilt after it from their own SQL (a sort-based
+ *   build), leaving the schema unchanged;
+ * - user_terms (the search's words and facets, src/store/search-column.ts) is filled
+ *   like the keys table, from a temporary table in (field, value, uid) order, with the
+ *   entries the insert trigger would make of each row's `search` (seed-data.ts); the
+ *   triggers on users are dropped for the load and made again from their own SQL
+ *   (a trigger per row would parse each row's JSON and descend the B-tree per entry);
  * - foreign keys are not checked row by row (every key's user is in the same load),
  *   and SQLite's sorter may use a second thread.
  * Tried and dropped: sorting the key rows in JavaScript instead (no faster).
@@ -23,12 +29,12 @@ import { migrateSqlite } from '../src/store/sqlite/sqlite-migrations.js';
 import { representationOf } from '../src/users/user-representation.js';
 import { seedRow } from './seed-data.js';
 
-/** Users per multi-row INSERT (12 parameters each, well under SQLite's 32,766). */
+/** Users per multi-row INSERT (14 parameters each, well under SQLite's 32,766). */
 const ROWS_PER_STATEMENT = 200;
 /** Users per transaction. */
 const USERS_PER_TRANSACTION = 50_000;
 
-const USER_COLUMNS = '(uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag)';
+const USER_COLUMNS = '(uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag, profile, search)';
 
 export type { SeedResult };
 
@@ -68,22 +74,29 @@ export function seedSqlite(path: string, count: number): SeedResult {
       "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('users', 'user_keys')",
     ).all();
     for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
+    const triggers = db.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'users'").all();
+    for (const { name } of triggers) db.exec(`DROP TRIGGER ${name}`);
     db.exec('CREATE TEMP TABLE seed_keys (key TEXT NOT NULL, value TEXT NOT NULL, uid TEXT NOT NULL)');
-    const insertUsers = batchInserter(db, `INSERT INTO users ${USER_COLUMNS}`, 12, ROWS_PER_STATEMENT);
+    db.exec('CREATE TEMP TABLE seed_terms (field TEXT NOT NULL, value TEXT NOT NULL, uid TEXT NOT NULL)');
+    const insertUsers = batchInserter(db, `INSERT INTO users ${USER_COLUMNS}`, 14, ROWS_PER_STATEMENT);
     const insertKeys = batchInserter(db, 'INSERT INTO temp.seed_keys (key, value, uid)', 3, ROWS_PER_STATEMENT);
+    const insertTerms = batchInserter(db, 'INSERT INTO temp.seed_terms (field, value, uid)', 3, ROWS_PER_STATEMENT);
 
     const load = db.transaction((from: number, to: number) => {
       const users: unknown[] = [];
       const keys: unknown[] = [];
+      const terms: unknown[] = [];
       for (let i = from; i < to; i++) {
-        const { user, keys: entries, displayNameKey } = seedRow(i);
+        const { user, keys: entries, displayNameKey, profile, search, terms: termEntries } = seedRow(i);
         const { json, etag } = representationOf(user);
         users.push(user.uid, user.username, user.email_address, JSON.stringify(user.legacy_ids), user.display_name, displayNameKey,
-          JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version, json, etag);
+          JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version, json, etag, profile, search);
         for (const entry of entries) keys.push(entry.key, entry.value, user.uid);
+        for (const term of termEntries) terms.push(term.field, term.value, user.uid);
       }
       insertUsers(users);
       insertKeys(keys);
+      insertTerms(terms);
     });
     for (let from = 0; from < count; from += USERS_PER_TRANSACTION) load(from, Math.min(from + USERS_PER_TRANSACTION, count));
     clock.phase('users');
@@ -94,6 +107,14 @@ export function seedSqlite(path: string, count: number): SeedResult {
       db.exec('DROP TABLE temp.seed_keys');
     })();
     clock.phase('keys');
+    db.transaction(() => {
+      db.exec('INSERT INTO user_terms (field, value, uid) SELECT field, value, uid FROM temp.seed_terms ORDER BY field, value, uid');
+      db.exec('DROP TABLE temp.seed_terms');
+      for (const { sql } of triggers) db.exec(sql);
+      // The triggers that keep user_count were dropped for the load: the count they would have kept.
+      db.exec('UPDATE user_count SET n = (SELECT count(*) FROM users)');
+    })();
+    clock.phase('terms');
     db.transaction(() => {
       for (const { sql } of indexes) db.exec(sql);
     })();
