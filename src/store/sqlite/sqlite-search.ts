@@ -190,7 +190,8 @@ export function sqliteSearch(db: Database.Database, driveBound = DRIVE_BOUND) {
       const driver = driverOf(filter, bound);
       const total = (prepared('SELECT n FROM user_count').get() as { n: number }).n;
       if (driver !== undefined || total <= bound) return { value: run(countQuery(filter, driver)), exact: true };
-      const { first, last } = prepared('SELECT min(uid) AS first, max(uid) AS last FROM users').get() as { first: string; last: string };
+      // Each in its own subquery: SQLite reads one end of the index for a lone min() or max(), and every row for both at once.
+      const { first, last } = prepared('SELECT (SELECT min(uid) FROM users) AS first, (SELECT max(uid) FROM users) AS last').get() as { first: string; last: string };
       const where = conditions(filter);
       let matched = 0;
       let sampled = 0;
