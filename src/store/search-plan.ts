@@ -14,7 +14,7 @@
  *   is full: at 1,000,000 users a condition matching more than 0.5 % of them fills a
  *   page of 20 after about 4,000 rows on average.
  * So a page costs about DRIVE_BOUND rows at most, however many users match, and never
- * a scan of the table (test/store/search-plans.test.ts reads each shape's plan).
+ * a scan of the table (test/search/search-plans.test.ts reads each shape's plan).
  */
 import { prefixUpperBound } from '../users/canonical.js';
 import { FACETS, type InstantBounds, type SearchFilter } from './user-store.js';

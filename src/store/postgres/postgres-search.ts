@@ -4,10 +4,10 @@
  * its users as `uid = ANY(ARRAY(…))`: the driver's uids are computed once and each user
  * found through the primary key, whatever the planner estimates of the driver (it has no
  * statistics on a prefix of a word); a walked page is left to the planner, which walks the
- * sort's index (test/store/search-plans.test.ts reads each shape's plan).
+ * sort's index (test/search/search-plans.test.ts reads each shape's plan).
  */
 import type postgres from 'postgres';
-import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, pickDriver, SAMPLE_WINDOW, SAMPLE_WINDOWS, sampleStarts, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
+import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, pickDriver, SAMPLE_WINDOW, sampleStarts, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
 import { uidDescending } from '../search-match.js';
 import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
 

@@ -4,7 +4,7 @@
  * which conditions are present: a few shapes, each prepared once.
  */
 import type Database from 'better-sqlite3';
-import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, pickDriver, SAMPLE_WINDOW, SAMPLE_WINDOWS, sampleStarts, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
+import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, pickDriver, SAMPLE_WINDOW, sampleStarts, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
 import { uidDescending } from '../search-match.js';
 import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
