@@ -12,8 +12,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { createAccessControl } from './auth/access-control.js';
+import { credentialRoute } from './auth/credential-route.js';
 import type { Config } from './config.js';
 import { installBodyParsers } from './http/body-parsers.js';
+import { consolePage } from './http/console-page.js';
 import { buildLazySerializer } from './http/lazy-serializers.js';
 import { createIdempotency, purgeExpiredKeys } from './http/idempotency.js';
 import { drainConnectionsOnClose } from './http/connection-drain.js';
@@ -181,6 +183,9 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
     });
   });
   await app.register(serviceRoutes, { store: observedStore, overload });
+  await app.register(credentialRoute, { auth: config.auth });
+  // The operator console: a public page whose every call is made with the operator's credential.
+  await app.register(consolePage);
   const idempotency = createIdempotency({ store: observedStore, ttlMs: config.idempotencyTtlMs, delayAfterWriteMs: config.delayAfterWriteMs });
   purgeExpiredKeys(app, observedStore);
   const users = createUserService({ store: observedStore });

@@ -9,22 +9,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { apiKeysFixture, type ApiKeysFixture } from './helpers/auth-fixtures.js';
+import { chromiumSkip as skip, launchChromium } from './helpers/chromium.js';
 import { REPO_ROOT } from './helpers/child-server.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is not installed (apt-get install chromium)`;
-if (skip && process.env.CI === 'true') throw new Error(`CI requires Chromium: ${skip}`);
-
-/** Debian's Chromium, headless, with nothing that would reach out to the network. */
-function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
-}
 
 describe('the /docs page in Chromium', skip ? { skip } : {}, () => {
   let server: TestServer;

@@ -37,7 +37,7 @@ export async function createAccessControl(app: FastifyInstance, config: Readonly
     stepFor(access) {
       if (access === 'probe') return undefined;
       if (access === 'public' || !authenticate) return limitOnly;
-      const scope = access;
+      const scope = access === 'credential' ? undefined : access;
       return (request, reply) => {
         const refusal = authenticate(request, scope);
         if (refusal instanceof Promise) return refusal.then((verdict) => limitThenRefuse(request, reply, verdict));

@@ -28,7 +28,7 @@ function bearerToken(header: string | undefined): string | undefined {
  * problem to answer with, if any. The caller decides when to throw it. The
  * answer is a promise only when the verifier has to wait (JWT with a remote key set).
  */
-export type Authenticator = (request: FastifyRequest, scope: Scope) => Refusal | Promise<Refusal>;
+export type Authenticator = (request: FastifyRequest, scope: Scope | undefined) => Refusal | Promise<Refusal>;
 type Refusal = ProblemError | undefined;
 
 /** The verifier of the configured mode, behind the cache of verified tokens (verified-tokens.ts). */
@@ -38,15 +38,15 @@ function verifierFor(auth: AuthConfig): TokenVerifier | undefined {
   return undefined;
 }
 
-/** The outcome for a request that sent `token` (undefined: none) verified as `credential`. */
-function decide(request: FastifyRequest, scope: Scope, token: string | undefined, credential: Credential | undefined): Refusal {
+/** The outcome for a request that sent `token` (undefined: none) verified as `credential`; no scope: any valid credential passes. */
+function decide(request: FastifyRequest, scope: Scope | undefined, token: string | undefined, credential: Credential | undefined): Refusal {
   if (!credential) {
     // RFC 6750 §3: no error code when no credentials were sent; invalid_token otherwise.
     const challenge = token === undefined ? REALM : `${REALM}, error="invalid_token"`;
     return new ProblemError('unauthorized', 'Send a valid bearer token in the Authorization header.', {}, { 'www-authenticate': challenge });
   }
   request.credential = credential;
-  if (!credential.scopes.has(scope)) {
+  if (scope !== undefined && !credential.scopes.has(scope)) {
     const challenge = `${REALM}, error="insufficient_scope", scope="${scope}"`;
     return new ProblemError('forbidden', `This request needs the scope ${scope}.`, {}, { 'www-authenticate': challenge });
   }

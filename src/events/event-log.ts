@@ -55,8 +55,12 @@ export interface RetentionRule {
 }
 
 export interface EventLog {
-  /** At most `limit` readable events after `after`, with the horizon and the latest position. */
-  read(after: number, limit: number): Promise<EventPage>;
+  /**
+   * At most `limit` readable events after `after`, with the horizon and the latest
+   * position. With `subject`, only that user's events (read through the subject's
+   * index): a page shorter than `limit` then means none of its events follow up to `latest`.
+   */
+  read(after: number, limit: number, subject?: string): Promise<EventPage>;
 
   /** The highest readable position (the horizon when every event was pruned; 0 when there was never one). */
   latest(): Promise<number>;

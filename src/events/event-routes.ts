@@ -90,6 +90,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
     reply.header('vary', 'accept');
     const exclusion = parseOriginExclusion(request.query.exclude_origin);
     if (wantsStream(request)) {
+      if (request.query.subject !== undefined) throw new ProblemError('malformed-request', 'subject selects a page of one user\'s events; a stream follows every user. Read the history as JSON pages.');
       const after = lastEventId(request) ?? request.query.after ?? 0;
       // The slot is taken before the first await and given back on every path: streams still
       // opening count against the limit, so any number of concurrent opens admits at most the limit.
@@ -113,11 +114,15 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
     }
     const after = request.query.after ?? 0;
     const limit = request.query.limit ?? EVENTS_LIMIT_DEFAULT;
-    const page = await events.read(after, limit);
+    // A uid is lower-case; the schema admits either case, and both stores must answer alike.
+    const subject = request.query.subject?.toLowerCase();
+    const page = await events.read(after, limit, subject);
     assertAvailable(after, page);
-    const last = page.events[page.events.length - 1]?.position ?? after;
+    // One user's page that is not full has read every event up to `latest`: the next starts there.
+    const last = subject !== undefined && page.events.length < limit ? page.latest : (page.events[page.events.length - 1]?.position ?? after);
     const shown = exclusion === undefined ? page.events : page.events.filter((event) => !isExcluded(event.origin, exclusion));
-    const excluding = request.query.exclude_origin === undefined ? '' : `&exclude_origin=${encodeURIComponent(request.query.exclude_origin)}`;
+    const excluding =
+      (request.query.exclude_origin === undefined ? '' : `&exclude_origin=${encodeURIComponent(request.query.exclude_origin)}`) + (subject === undefined ? '' : `&subject=${subject}`);
     // The next page starts after the last event read (shown or left out): always sent, so a poller just follows it.
     return reply
       .header('link', `</events?after=${last}&limit=${limit}${excluding}>; rel="next"`)

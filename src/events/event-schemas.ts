@@ -28,6 +28,11 @@ export const EventsQuery = Type.Object(
         description: `Most events in the JSON answer, 1–${EVENTS_LIMIT_MAX}; default ${EVENTS_LIMIT_DEFAULT}. Plain decimal. Not used by a stream.`,
       }),
     ),
+    subject: Type.Optional({
+      ...Uid,
+      description:
+        'Only the events of the user with this uid (its history: created, every change, deleted; erased data once deleted). JSON pages only: a stream refuses it. `Link: rel="next"` starts after the last event of the page, or at `Feed-Position` when the page is not full (no more of its events up to there).',
+    }),
     exclude_origin: Type.Optional(
       Type.String({
         minLength: 1,

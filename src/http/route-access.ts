@@ -5,6 +5,7 @@
  *   app.get('/users/:ref', { config: { access: 'users:read' }, schema }, handler)
  *
  * - a scope (`users:read`, `users:write`, `metrics:read`): a valid credential holding it;
+ * - `credential`: any valid credential, whatever its scopes (GET /credential: who am I);
  * - `public`: no credential (the OpenAPI document, the docs page), still rate limited;
  * - `probe`: no credential, never rate limited or shed (orchestrators poll it).
  *
@@ -16,7 +17,7 @@
  */
 import type { Scope } from '../config.js';
 
-export type RouteAccess = Scope | 'public' | 'probe';
+export type RouteAccess = Scope | 'credential' | 'public' | 'probe';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -76,6 +76,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The credential this request carries: its id and scopes
+         * @description For clients that adapt to what the caller may do. Any valid credential may read its own; the secret is never part of the answer.
+         */
+        get: operations["getCredential"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The credential this request carries: its id and scopes (headers only)
+         * @description For clients that adapt to what the caller may do. Any valid credential may read its own; the secret is never part of the answer.
+         */
+        head: operations["getCredentialHead"];
+        patch?: never;
+        trace?: never;
+    };
     "/users": {
         parameters: {
             query?: never;
@@ -1782,6 +1806,418 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential, as the service sees it. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description AUTH_MODE: with `none` nothing is checked and every scope is held. */
+                        auth_mode: "none" | "api-key" | "jwt";
+                        /** @description The API key's id, or the token's subject (absent with AUTH_MODE=none). */
+                        id?: string;
+                        /** @description The scopes this credential holds. */
+                        scopes: ("users:read" | "users:write" | "metrics:read")[];
+                        /** @description The OAuth client the token was issued to, when it is not the subject. */
+                        client?: string;
+                        /**
+                         * Format: date-time
+                         * @description When the token stops being valid (a JWT's `exp`).
+                         */
+                        expires_at?: string;
+                    };
+                };
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request was not received in time */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An Expect other than 100-continue */
+            417: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The client's rate limit is spent (when rate limits are on) */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request line and headers larger than the limit */
+            431: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the detail quotes the request id, nothing internal */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Store unreachable, instance overloaded or stopping, signing keys unavailable, or (on an event stream) as many streams as the instance serves (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCredentialHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential, as the service sees it. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (JSON, UTF-8, percent-encoding, headers), invalid body, lookup key or query */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials (when authentication is on) */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    /** @description The client's request budget per window (when rate limits are on). */
+                    "x-ratelimit-limit"?: string;
+                    /** @description Requests left in the window (when rate limits are on). */
+                    "x-ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets (when rate limits are on). */
+                    "x-ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credentials lack the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
+                    "Cache-Control": string;
+                    /** @description RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent. */
+                    "WWW-Authenticate": string;
                     /** @description The client's request budget per window (when rate limits are on). */
                     "x-ratelimit-limit"?: string;
                     /** @description Requests left in the window (when rate limits are on). */
@@ -4535,6 +4971,11 @@ export interface operations {
                 after?: number;
                 /** @description Most events in the JSON answer, 1–1000; default 100. Plain decimal. Not used by a stream. */
                 limit?: number;
+                /**
+                 * @description Only the events of the user with this uid (its history: created, every change, deleted; erased data once deleted). JSON pages only: a stream refuses it. `Link: rel="next"` starts after the last event of the page, or at `Feed-Position` when the page is not full (no more of its events up to there).
+                 * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+                 */
+                subject?: string;
                 /** @description Leave out the events of one origin: `credential:<id>` (a credential's id: an API key's id, or a token's subject) or `interface:rest`, `interface:scim` or `interface:import`. A consumer that also writes users leaves out its own writes with its own credential's id. Events written before origins were kept are never left out. Paging is unchanged: `Link: rel="next"` starts after the last event read, left out or not. */
                 exclude_origin?: string;
             };
@@ -4783,6 +5224,11 @@ export interface operations {
                 after?: number;
                 /** @description Most events in the JSON answer, 1–1000; default 100. Plain decimal. Not used by a stream. */
                 limit?: number;
+                /**
+                 * @description Only the events of the user with this uid (its history: created, every change, deleted; erased data once deleted). JSON pages only: a stream refuses it. `Link: rel="next"` starts after the last event of the page, or at `Feed-Position` when the page is not full (no more of its events up to there).
+                 * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+                 */
+                subject?: string;
                 /** @description Leave out the events of one origin: `credential:<id>` (a credential's id: an API key's id, or a token's subject) or `interface:rest`, `interface:scim` or `interface:import`. A consumer that also writes users leaves out its own writes with its own credential's id. Events written before origins were kept are never left out. Paging is unchanged: `Link: rel="next"` starts after the last event read, left out or not. */
                 exclude_origin?: string;
             };

@@ -53,7 +53,7 @@ function securitySchemes(auth: AuthConfig): Record<string, SecurityScheme> | und
 function documentedSchema(schema: Record<string, unknown> | undefined, route: RouteOptions, auth: AuthConfig): Record<string, unknown> {
   const methods = [route.method].flat();
   const access = resolveAccess(route.config?.access, methods);
-  const security = auth.mode === 'none' || isPublic(access) ? [] : [{ [SECURITY_SCHEME]: [access] }];
+  const security = auth.mode === 'none' || isPublic(access) ? [] : [{ [SECURITY_SCHEME]: access === 'credential' ? [] : [access] }];
   const headers = route.config?.requestHeaders;
   const body = schema?.body;
   const bodyName = body !== undefined && body !== null ? NAMED.get(body) : undefined;

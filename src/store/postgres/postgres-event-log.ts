@@ -78,13 +78,15 @@ export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: u
   return {
     committed: () => sequencer.kick(),
 
-    async read(after: number, limit: number): Promise<EventPage> {
+    async read(after: number, limit: number, subject?: string): Promise<EventPage> {
+      // The route admits only a uid (a lower-case UUID) as the subject, so the cast cannot fail; as a uuid it uses events_by_subject.
+      const ofSubject = subject === undefined ? sql`` : sql`AND subject = ${subject}::uuid`;
       const rows = await run(() => sql<PageRow[]>`
         SELECT s.pruned, s.latest, e.position, e.type, e.subject, e.time, e.data, e.origin_interface, e.origin_credential, e.origin_client
         FROM (SELECT (SELECT position FROM feed_state WHERE name = 'pruned') AS pruned, (SELECT position FROM feed_state WHERE name = 'latest') AS latest) s
         LEFT JOIN LATERAL (
           SELECT position, type, subject::text AS subject, time, data, origin_interface, origin_credential, origin_client FROM events
-          WHERE position > ${after} AND position <= s.latest ORDER BY position LIMIT ${limit}
+          WHERE position > ${after} AND position <= s.latest ${ofSubject} ORDER BY position LIMIT ${limit}
         ) e ON true`);
       const first = rows[0];
       const events: StoredEvent[] = rows

@@ -48,6 +48,9 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
   const page = db.prepare<[number, number, number], Row>(
     'SELECT position, type, subject, time, data, origin_interface, origin_credential, origin_client FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?',
   );
+  const pageOfSubject = db.prepare<[string, number, number, number], Row>(
+    'SELECT position, type, subject, time, data, origin_interface, origin_credential, origin_client FROM events WHERE subject = ? AND position > ? AND position <= ? ORDER BY position LIMIT ?',
+  );
   const state = db.prepare<[string], { position: number }>('SELECT position FROM feed_state WHERE name = ?');
   const setState = db.prepare('INSERT INTO feed_state (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position');
   // By age: the longest run of the oldest events (at most a batch) all older than the cutoff.
@@ -90,12 +93,13 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
     latestNow,
     committed: notify,
 
-    async read(after: number, limit: number): Promise<EventPage> {
+    async read(after: number, limit: number, subject?: string): Promise<EventPage> {
       // In this order, each statement seeing what another process committed before it:
       // the page holds every event up to `latest` (none after), and `prunedThrough` is
       // read last, so events deleted before the page was read are never missed silently.
       const latest = latestNow();
-      const events = (page.all(after, latest, limit) as Row[]).map(storedEvent);
+      const rows = subject === undefined ? page.all(after, latest, limit) : pageOfSubject.all(subject, after, latest, limit);
+      const events = (rows as Row[]).map(storedEvent);
       const prunedThrough = state.get('pruned')?.position ?? 0;
       return { events, prunedThrough, latest };
     },

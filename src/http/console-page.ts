@@ -1,0 +1,74 @@
+/**
+ * Serves the operator console (built from src/console/ into dist/console/) at
+ * /console: a public page and its two assets, read once at start. The page is
+ * a client of the public API like any other: every call it makes carries the
+ * operator's credential and meets the route's own check.
+ *
+ * The content security policy allows this origin's script, style and fetches
+ * and nothing else: no inline script or style, no other origin, no framing
+ * (`data:` images only for the empty favicon, which spares a request per load).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ifNoneMatchMatches } from './conditional-requests.js';
+
+export const CONSOLE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+const FILES: Record<string, string> = {
+  'index.html': 'text/html; charset=utf-8',
+  'console.js': 'text/javascript; charset=utf-8',
+  'console.css': 'text/css; charset=utf-8',
+};
+
+/**
+ * dist/console beside the compiled code: two levels up from dist/src/http (the
+ * library build), one from dist/bundle (the bundle `npm start` runs).
+ */
+function consoleFolder(): string | undefined {
+  for (const relative of ['../../console/', '../console/']) {
+    const folder = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(`${folder}index.html`)) return folder;
+  }
+  return undefined;
+}
+
+function load(folder: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const [name, type] of Object.entries(FILES)) {
+    const body = readFileSync(`${folder}${name}`);
+    assets.set(name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+  }
+  return assets;
+}
+
+export async function consolePage(app: FastifyInstance): Promise<void> {
+  const folder = consoleFolder();
+  if (folder === undefined) {
+    app.log.warn('the console is not built (dist/console is missing: run npm run build); /console answers 404');
+    return;
+  }
+  const assets = load(folder);
+  const send = (name: string) => (request: FastifyRequest, reply: FastifyReply) => {
+    const asset = assets.get(name) as Asset;
+    // Revalidated on every load (no-cache), answered 304 when unchanged: a new build is seen at once.
+    reply.header('etag', asset.etag).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+    if (name === 'index.html') reply.header('content-security-policy', CONSOLE_CSP).header('x-frame-options', 'DENY');
+    const cached = request.headers['if-none-match'];
+    if (cached !== undefined && ifNoneMatchMatches(cached, asset.etag)) return reply.code(304).send();
+    return reply.type(asset.type).send(asset.body);
+  };
+  const hide = { hide: true };
+  app.get('/console', { config: { access: 'public' }, schema: hide }, send('index.html'));
+  app.get('/console/', { config: { access: 'public' }, schema: hide }, send('index.html'));
+  app.get('/console/console.js', { config: { access: 'public' }, schema: hide }, send('console.js'));
+  app.get('/console/console.css', { config: { access: 'public' }, schema: hide }, send('console.css'));
+}
