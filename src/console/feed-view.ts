@@ -27,7 +27,9 @@ function item(event: FeedEvent): HTMLElement {
 
 /** Renders the tail into `root`; returns the function that stops it (when the operator leaves the view). */
 export function feedView(root: HTMLElement, api: Api): () => void {
-  const list = h('ol', { id: 'tail', role: 'log', 'aria-label': 'Changes, newest first', reversed: true });
+  const list = h('ol', { id: 'tail', reversed: true });
+  // A log region (announced as it grows) holding an ordinary list, so the items keep their list semantics.
+  const log = h('div', { role: 'log', 'aria-label': 'Changes, newest first' }, list);
   const state = h('p', { id: 'tail-state', class: 'summary' }, 'Connecting…');
   const pause = h('button', { type: 'button', 'aria-pressed': 'false' }, 'Pause');
   let running: AbortController | undefined;
@@ -66,7 +68,7 @@ export function feedView(root: HTMLElement, api: Api): () => void {
     h('p', { class: 'help' }, 'Every change to the directory as it is committed, from every instance and every door (API, SCIM, imports).'),
     h('div', { class: 'actions' }, pause),
     state,
-    list,
+    log,
   );
   feedEnd(api).then(
     (end) => {

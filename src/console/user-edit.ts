@@ -18,7 +18,7 @@ export function editForm(api: Api, current: Tagged, saved: (tagged: Tagged, mess
     return h('div', { class: 'field' }, h('label', { for: id }, field.label), input);
   });
   const extra = h('textarea', { id: 'edit-extra', name: 'extra', rows: 3, spellcheck: 'false', 'aria-describedby': 'edit-extra-help' });
-  const error = h('div', { class: 'error', role: 'alert' });
+  const error = h('div', { class: 'problem', role: 'alert' });
   const save = h('button', { type: 'submit' }, 'Save');
   const discard = h('button', { type: 'button' }, 'Cancel');
   discard.addEventListener('click', cancel);
