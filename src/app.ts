@@ -40,6 +40,7 @@ import { createFeedMetrics } from './events/feed-metrics.js';
 import { startRetention } from './events/retention.js';
 import { auditWrite } from './observability/audit.js';
 import { serializeError } from './observability/error-log.js';
+import { createFailoverMetrics } from './observability/failover-metrics.js';
 import { createMetrics, createRequestMetrics, installMetricsRoute, instrumentStore } from './observability/metrics.js';
 import { attachOverloadMonitor, monitorOverload, sheddingStep } from './observability/overload.js';
 import { accessLog, incomingRequestLog, serializeRequest } from './observability/request-log.js';
@@ -166,6 +167,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   const hub = createEventHub({ events: store.events, render, heartbeatMs: config.events.heartbeatMs, onError: throttledWarning(() => app.log, 'change feed: reading new events failed; retrying') });
   const relayName = config.events.nats ? RELAY_NAME : undefined;
   const feedMetrics = createFeedMetrics({ registry: metrics.registry, events: store.events, subscribers: () => hub.size, ...(relayName ? { relayName } : {}) });
+  createFailoverMetrics(metrics.registry, store.failover);
   const observedStore = instrumentStore(store, metrics.store, config.store.changeFeed ? feedMetrics.appended : undefined);
   installResponseSteps(app, [createRequestMetrics(metrics), auditWrite, accessLog(config.logLevel)]);
   app.addSchema(UserResource);

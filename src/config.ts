@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
+import { firstHostUrl, hostUrls } from './store/postgres/postgres-hosts.js';
 import type { SqliteSecureDelete, SqliteSynchronous } from './store/sqlite/sqlite-connection.js';
 
 export class ConfigError extends Error {
@@ -222,7 +223,9 @@ function storeConfig(env: Env): StoreConfig {
   }
   if (/^postgres(ql)?:\/\//.test(raw)) {
     try {
-      const url = new URL(raw);
+      // A replicated cluster's host list (h1:5432,h2:5432, as libpq writes it) is checked host by host.
+      for (const hostUrl of hostUrls(raw).urls) new URL(hostUrl);
+      const url = new URL(firstHostUrl(raw));
       // The driver percent-decodes these parts; a broken encoding must fail here, naming the setting.
       for (const part of [url.username, url.password, url.pathname]) decodeURIComponent(part);
     } catch {

@@ -19,7 +19,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openStore, storeLocation } from './store/open-store.js';
+import { openStore, storeLocation, type FailoverEvent } from './store/open-store.js';
 import { describeOpenError, isDriverTypeQueryFailure, isDriverWriteAfterClose } from './store/open-store-errors.js';
 import type { UserStore } from './store/user-store.js';
 import { throttledWarning } from './observability/throttled-warning.js';
@@ -134,10 +134,21 @@ export async function serve(config: Readonly<Config>): Promise<void> {
 
   try {
     // Background work of the store (the feed's sequencer on PostgreSQL) retries by itself; its failures are logged, throttled.
-    store = await openStore(config.store, { onBackgroundError: throttledWarning(() => app?.log, 'change feed: numbering new events failed; retrying') });
+    // A failover followed (docs/deployment.md, "Failover"): which host is the primary now, or which
+    // stale writer was refused. Those met while the store opens are logged once the log exists.
+    const failoverEvents: FailoverEvent[] = [];
+    const logFailover = (log: FastifyBaseLogger, { kind, host, timeline }: FailoverEvent) =>
+      kind === 'primary-changed'
+        ? log.warn({ host, timeline }, 'PostgreSQL: following a new primary')
+        : log.error({ host, timeline }, 'PostgreSQL: a writable host on an older timeline is refused (a stale primary: fence it)');
+    store = await openStore(config.store, {
+      onBackgroundError: throttledWarning(() => app?.log, 'change feed: numbering new events failed; retrying'),
+      onFailoverEvent: (event) => (app ? logFailover(app.log, event) : failoverEvents.push(event)),
+    });
     if (stopping) return; // the stop closes it and exits
     app = await buildApp({ config, store });
     app.log.info(storeLocation(config.store), 'store opened');
+    for (const event of failoverEvents.splice(0)) logFailover(app.log, event);
     // Ready means caught up: the feed numbers what was committed before this start (a crash's leftovers) before the first request.
     if ((await catchUpFeed(config, store, app.log, () => stopping)) === undefined || stopping) return;
     await app.listen({ host: config.host, port: config.port });

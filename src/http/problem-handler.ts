@@ -61,7 +61,15 @@ const CLIENT_ERROR_PROBLEMS: Record<number, [ProblemType, string]> = {
 };
 const OTHER_CLIENT_ERROR: [ProblemType, string] = ['malformed-request', 'The request cannot be served as sent.'];
 
-export function storeUnavailableProblem(): ProblemError {
+export function storeUnavailableProblem(error?: StoreUnavailableError): ProblemError {
+  if (error?.outcomeUnknown) {
+    return new ProblemError(
+      'store-unavailable',
+      'The connection to the user store was lost while the write was being committed, so whether it took effect is unknown. Sending the same request again with the same Idempotency-Key is safe: it returns the first answer if the write took effect, and makes the write if it did not.',
+      {},
+      { 'retry-after': STORE_RETRY_AFTER_S },
+    );
+  }
   return new ProblemError('store-unavailable', 'The user store cannot be reached; retry shortly.', {}, { 'retry-after': STORE_RETRY_AFTER_S });
 }
 
@@ -74,7 +82,7 @@ export function storeFullProblem(error?: StoreFullError): ProblemError {
 /** Turns any error into the problem it is answered with; `undefined` for an unexpected one. */
 export function toProblem(error: unknown): ProblemError | undefined {
   if (error instanceof ProblemError) return error;
-  if (error instanceof StoreUnavailableError) return storeUnavailableProblem();
+  if (error instanceof StoreUnavailableError) return storeUnavailableProblem(error);
   if (error instanceof StoreFullError) return storeFullProblem(error);
   const e = error as FastifyError;
   if (e?.validation) return validationProblem(e);

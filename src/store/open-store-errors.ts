@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { StoreConfig } from '../config.js';
 import { StoreFullError, StoreUnavailableError } from './store-errors.js';
+import { firstHostUrl, hostUrls } from './postgres/postgres-hosts.js';
 
 interface PostgresTarget {
   host: string;
@@ -18,10 +19,12 @@ interface PostgresTarget {
 
 /** Host, port and database of a postgres:// URL, as postgres.js reads them (defaults included); never the password. */
 function postgresTarget(url: string): PostgresTarget {
-  const parsed = new URL(url);
+  const parsed = new URL(firstHostUrl(url));
   const user = decodeURIComponent(parsed.username) || 'postgres';
+  const { names } = hostUrls(url);
   return {
-    host: parsed.searchParams.get('host') ?? (decodeURIComponent(parsed.hostname) || 'localhost'),
+    // A replicated cluster's hosts are all named (h1:5432,h2:5432); the port is the first's.
+    host: names.length > 1 ? names.join(',') : (parsed.searchParams.get('host') ?? (decodeURIComponent(parsed.hostname) || 'localhost')),
     port: parsed.port || parsed.searchParams.get('port') || '5432',
     database: decodeURIComponent(parsed.pathname.slice(1)) || user,
   };
@@ -75,11 +78,13 @@ function describeSqlite(path: string, error: unknown, mustExist: boolean): strin
 
 function describePostgres(url: string, error: unknown): string {
   const { host, port, database } = postgresTarget(url);
+  // A replicated cluster's host list names each host's port already.
+  const where = host.includes(',') ? host : `${host}:${port}`;
   const code = String((error as { code?: unknown })?.code ?? '');
   const words = CONNECTION_WORDS[code];
-  if (words) return `cannot connect to PostgreSQL at ${host}:${port} (${words})`;
+  if (words) return `cannot connect to PostgreSQL at ${where} (${words})`;
   // A server error's message is PostgreSQL's own sentence, e.g. `database "x" does not exist`.
-  return `PostgreSQL at ${host}:${port}/${database}: ${firstLine(error)}`;
+  return `PostgreSQL at ${where}/${database}: ${firstLine(error)}`;
 }
 
 /** One line naming DATABASE_URL and what is wrong; the password of the URL never appears in it. */
@@ -87,7 +92,7 @@ export function describeOpenError(config: StoreConfig, error: unknown, mustExist
   const cause = (error instanceof StoreUnavailableError || error instanceof StoreFullError) && error.cause !== undefined ? error.cause : error;
   if (config.kind === 'sqlite') return `DATABASE_URL: ${describeSqlite(config.path, cause, mustExist)}`;
   const line = `DATABASE_URL: ${describePostgres(config.url, cause)}`;
-  const password = decodeURIComponent(new URL(config.url).password);
+  const password = decodeURIComponent(new URL(firstHostUrl(config.url)).password);
   return password === '' ? line : line.split(password).join('***');
 }
 

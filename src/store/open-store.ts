@@ -17,6 +17,15 @@ export interface OpenStoreOptions {
   bulkWrites?: boolean;
   /** Hears failures of the store's own background work (the change feed's sequencer on PostgreSQL), retried by itself. */
   onBackgroundError?: (error: unknown) => void;
+  /** Hears each move to another PostgreSQL primary and each stale writer refused (DATABASE_URL naming several hosts). */
+  onFailoverEvent?: (event: FailoverEvent) => void;
+}
+
+/** A move to another PostgreSQL primary, or a stale writer refused (postgres/primary-follower.ts). */
+export interface FailoverEvent {
+  kind: 'primary-changed' | 'stale-writer';
+  host: string;
+  timeline: number | undefined;
 }
 
 /**
@@ -66,7 +75,11 @@ async function openConfiguredStore(config: StoreConfig, options: OpenStoreOption
     }
     case 'postgres': {
       const { openPostgresUserStore } = await import('./postgres/postgres-user-store.js');
-      return openPostgresUserStore({ ...config, ...(options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {}) });
+      return openPostgresUserStore({
+        ...config,
+        ...(options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {}),
+        ...(options.onFailoverEvent ? { onFailoverEvent: options.onFailoverEvent } : {}),
+      });
     }
   }
 }

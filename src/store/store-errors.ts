@@ -12,11 +12,18 @@ export class KeyConflictError extends Error {
   }
 }
 
-/** The store cannot be reached or is shutting down; the request may be retried. */
+/**
+ * The store cannot be reached or is shutting down; the request may be retried.
+ * `outcomeUnknown`: the connection broke while a write was running or committing
+ * (a failover), so whether it took effect is unknown; a retry with the same
+ * Idempotency-Key gets its answer if it did, and runs it if it did not.
+ */
 export class StoreUnavailableError extends Error {
-  constructor(options?: { cause?: unknown }) {
-    super('the user store is unavailable', options);
+  readonly outcomeUnknown: boolean;
+  constructor(options?: { cause?: unknown; outcomeUnknown?: boolean }) {
+    super(options?.outcomeUnknown ? 'the outcome of the write is unknown' : 'the user store is unavailable', options);
     this.name = 'StoreUnavailableError';
+    this.outcomeUnknown = options?.outcomeUnknown === true;
   }
 }
 

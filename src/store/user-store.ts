@@ -254,6 +254,26 @@ export interface UserStore {
    */
   probeWrite(): Promise<void>;
 
+  /**
+   * How the store follows a replicated cluster's primary, for metrics; absent when there is
+   * none to follow (SQLite, or one PostgreSQL host).
+   */
+  failover?: () => FailoverStats;
+
   /** Releases connections and files. No method may be called afterwards. */
   close(): Promise<void>;
+}
+
+/** Counts of following the primary of a replicated PostgreSQL cluster (postgres/primary-follower.ts). */
+export interface FailoverStats {
+  /** Moves to another host as the primary. */
+  primaryChanges: number;
+  /** Searches for the primary (each probes every host once). */
+  searches: number;
+  /** Seconds during which the process knew of no primary, in total. */
+  secondsWithoutPrimary: number;
+  /** Whether the process knows of no primary now. */
+  withoutPrimary: boolean;
+  /** Writable hosts refused for being on an older timeline (stale writers). */
+  staleWritersRefused: number;
 }

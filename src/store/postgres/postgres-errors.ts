@@ -79,3 +79,36 @@ export function translatePostgresError(error: unknown): unknown {
   if (isUnavailable(error) || isRetryable(error)) return new StoreUnavailableError({ cause: error });
   return error;
 }
+
+/**
+ * SQLSTATEs of a server that went away or stopped being the primary: administrator or
+ * crash shutdown (57P01, 57P02), still starting or recovering (57P03), and a read-only
+ * server (25006: a standby, or an old primary that turned read-only).
+ */
+const PRIMARY_LOST_CODES = new Set(['57P01', '57P02', '57P03', '25006']);
+
+/** The error may mean that the primary died, was demoted or turned read-only: worth looking for the primary again. */
+export function mayMeanPrimaryLost(error: unknown): boolean {
+  const code = codeOf(error);
+  return CONNECTION_CODES.has(code) || PRIMARY_LOST_CODES.has(code) || code.startsWith('08');
+}
+
+/**
+ * Failures that happen before a statement reaches a server that could run it: no
+ * connection could be made (refused, timed out, name not resolved), the client had
+ * been ended (moved to another primary), or a read-only server refused the statement
+ * (it wrote nothing, and its transaction rolled back). Running the work again is safe.
+ */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'CONNECTION_ENDED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', '57P03', '25006', '08001', '08004']);
+
+export function neverSent(error: unknown): boolean {
+  return NEVER_SENT_CODES.has(codeOf(error));
+}
+
+/**
+ * The connection broke while a statement may have been running or committing: whether a
+ * write took effect is unknown (its answer was lost).
+ */
+export function answerLost(error: unknown): boolean {
+  return mayMeanPrimaryLost(error) && !neverSent(error);
+}

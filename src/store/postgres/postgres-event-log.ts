@@ -44,6 +44,13 @@ export interface PostgresEventLog extends EventLog {
   known(): number;
   /** Starts following the sequencers of every instance (a connection of its own); resolves once the position is read. */
   listen(): Promise<void>;
+  /**
+   * After a move to another primary (primary-follower.ts): LISTEN again on the new one,
+   * whose connection reads the latest position anew. Positions heard stay: the new
+   * primary holds every position announced, since a sequencer's commit (and its NOTIFY)
+   * is answered only once the synchronous standby has it.
+   */
+  relisten(): void;
   close(): Promise<void>;
 }
 
@@ -112,6 +119,14 @@ export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: u
     async listen() {
       await listen();
       await latest();
+    },
+
+    relisten() {
+      if (listening === undefined) return;
+      // The former client's LISTEN connection ends with that client.
+      listening = undefined;
+      listen().catch(onError);
+      sequencer.kick();
     },
 
     watch(listener) {

@@ -4,6 +4,11 @@
  * no longer. When the leader's process or connection dies, PostgreSQL releases
  * the lock and another instance takes it at its next try.
  *
+ * The session is opened on the primary the store follows (primary-follower.ts); when
+ * the store moves to another primary, the next try drops the former session and takes
+ * the lock anew on the new one, so the leader publishes only while it holds the lock
+ * on the primary every instance writes to.
+ *
  * A client of one connection rather than a reserved pool connection: postgres.js
  * 3.4.9 crashes the process on the next query of a reserved connection whose
  * backend was terminated (porsager/postgres#1208); a client of its own reconnects,
@@ -12,24 +17,40 @@
 import postgres from 'postgres';
 import type { Leadership } from '../../events/leadership.js';
 
-export function postgresLeadership(url: string, name: string): Leadership {
+export function postgresLeadership(primaryUrl: () => string, name: string): Leadership {
   let leader = false;
   let client: postgres.Sql | undefined;
+  /** The primary the session was opened on: after a failover the lock is taken anew on the new one. */
+  let clientUrl: string | undefined;
   const lockName = `user-service:${name}`;
-  const connect = () =>
-    postgres(url, {
+  const connect = (url: string) => {
+    const made: postgres.Sql = postgres(url, {
       max: 1,
       idle_timeout: 0,
       max_lifetime: null,
       onnotice: () => {},
       connection: { application_name: `user-service ${name}` },
       onclose: () => {
-        leader = false;
+        // Only the current session's end means the lock is gone; a former primary's closing says nothing.
+        if (client === made) leader = false;
       },
     });
+    return made;
+  };
   return {
     async tryAcquire() {
-      client ??= connect();
+      const url = primaryUrl();
+      if (client !== undefined && clientUrl !== url) {
+        // The former primary is gone or demoted: its session (and any lock on it) is no longer ours to rely on.
+        leader = false;
+        const former = client;
+        client = undefined;
+        void former.end({ timeout: 0 }).catch(() => {});
+      }
+      if (client === undefined) {
+        client = connect(url);
+        clientUrl = url;
+      }
       try {
         if (leader) {
           await client`SELECT 1`; // still the same session: the lock is still held

@@ -8,6 +8,7 @@ import postgres, { type Sql, type TransactionSql } from 'postgres';
 import { representationOf } from '../../users/user-representation.js';
 import { EMPTY_SEARCH, SEARCH_INDEXES_SQL, searchColumn } from '../search-column.js';
 import { USER_SELECT_COLUMNS, userRowToUser, type UserRow } from './postgres-rows.js';
+import { primaryUrl } from './primary-follower.js';
 
 /** The columns of users before migration 8: what migration 6 can read. */
 const COLUMNS_BEFORE_8 = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version';
@@ -309,7 +310,8 @@ export async function migratePostgres(sql: Sql, to = POSTGRES_MIGRATIONS.length)
 
 /** Connects, migrates under the lock and disconnects. */
 export async function migratePostgresUrl(url: string): Promise<{ applied: number; version: number }> {
-  const sql = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: 'user-service migrate' } });
+  // Of a replicated cluster's hosts, the primary (primary-follower.ts); one host as it is.
+  const sql = postgres(await primaryUrl(url, 5000), { max: 1, onnotice: () => {}, connection: { application_name: 'user-service migrate' } });
   try {
     return { applied: await migratePostgres(sql), version: POSTGRES_MIGRATIONS.length };
   } finally {

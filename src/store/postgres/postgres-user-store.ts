@@ -23,7 +23,8 @@ import { IMPORT_ORIGIN, type EventOrigin } from '../../events/event-origin.js';
 import { claimStatement, postgresIdempotency } from './postgres-idempotency.js';
 import { inFlightGate, type Lane } from './in-flight-gate.js';
 import { importBatch } from './postgres-bulk-import.js';
-import { isRetryable, isUniqueViolation, storeFullOr, translatePostgresError } from './postgres-errors.js';
+import { answerLost, isRetryable, isStoreFull, isUniqueViolation, mayMeanPrimaryLost, neverSent, storeFullOr, translatePostgresError } from './postgres-errors.js';
+import { followPrimary } from './primary-follower.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { postgresSearch } from './postgres-search.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
@@ -52,6 +53,8 @@ export interface PostgresStoreOptions {
   searchDriveBound?: number;
   /** Hears errors of the store's own background work (the feed's sequencer); they are retried at its next run. */
   onBackgroundError?: (error: unknown) => void;
+  /** Hears each move to another primary and each stale writer refused (DATABASE_URL naming several hosts). */
+  onFailoverEvent?: (event: { kind: 'primary-changed' | 'stale-writer'; host: string; timeline: number | undefined }) => void;
 }
 
 /** Client settings applied to every pooled connection. synchronous_commit is set explicitly, never inherited. */
@@ -75,7 +78,11 @@ export function postgresClientOptions(options: PostgresStoreOptions) {
 
 export async function openPostgresUserStore(options: PostgresStoreOptions): Promise<UserStore> {
   const clientOptions = postgresClientOptions(options);
-  const sql = postgres(options.url, clientOptions);
+  const follower = await followPrimary(options.url, clientOptions, {
+    connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+    ...(options.onFailoverEvent ? { onEvent: options.onFailoverEvent } : {}),
+  });
+  const sql = follower.sql;
   const maxRetries = options.maxRetries ?? 5;
   const gate = inFlightGate(clientOptions.max);
   let closed = false;
@@ -89,12 +96,24 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     return gate(() => withRetries(fn), lane);
   }
 
+  /**
+   * Re-runs a transaction that lost a race; after an error that may mean the primary is
+   * gone, waits for the primary to be found (primary-follower.ts) and re-runs the work
+   * only when it never reached a server that could run it (postgres-errors.ts: neverSent).
+   * A write whose answer was lost is never re-run here: its outcome is unknown (written()).
+   */
   async function withRetries<T>(fn: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await fn();
       } catch (error) {
         if (isRetryable(error) && attempt < maxRetries) continue;
+        if (follower.replicated && mayMeanPrimaryLost(error) && !closed) {
+          const found = await follower.recover();
+          if (found && neverSent(error) && attempt < maxRetries) continue;
+          // Nothing reached a writable server: unavailable (503), not out of space (507).
+          if (isStoreFull(error)) throw new StoreUnavailableError({ cause: error });
+        }
         throw translatePostgresError(error);
       }
     }
@@ -133,20 +152,29 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
 
   /** Every write of this store tells the feed, so its events get positions at once. */
   async function written<T>(write: Promise<T>): Promise<T> {
-    const result = await write;
+    let result: T;
+    try {
+      result = await write;
+    } catch (error) {
+      // The connection broke while the write ran or committed: it may have taken effect.
+      if (error instanceof StoreUnavailableError && answerLost(error.cause)) throw new StoreUnavailableError({ cause: error.cause, outcomeUnknown: true });
+      throw error;
+    }
     events.committed();
     return result;
   }
 
   await run(() => migratePostgres(sql)).catch(async (error: unknown) => {
-    await sql.end({ timeout: 1 });
+    await follower.close().catch(() => {});
     throw error;
   });
   await events.listen().catch(async (error: unknown) => {
     await events.close();
-    await sql.end({ timeout: 1 });
+    await follower.close().catch(() => {});
     throw translatePostgresError(error);
   });
+  // Sessions of the former primary are gone with it: the LISTEN connection follows at once.
+  follower.onChange(() => events.relisten());
 
   /** Tries of a create whose key conflict vanished before it could be named (its holder let go). */
   const CREATE_ATTEMPTS = 3;
@@ -283,8 +311,10 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
 
     events,
 
+    ...(follower.replicated ? { failover: () => follower.stats() } : {}),
+
     leadership(name: string) {
-      return postgresLeadership(options.url, name);
+      return postgresLeadership(() => follower.url(), name);
     },
 
     async refreshStatistics() {
@@ -324,7 +354,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       if (closed) return;
       await events.close();
       closed = true;
-      await sql.end({ timeout: 5 });
+      await follower.close();
     },
 
     async probeWrite() {
