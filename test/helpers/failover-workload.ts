@@ -61,12 +61,23 @@ export function startWorkload(baseUrls: () => readonly string[], prefix: string,
         // No answer (an instance restarting): the outcome is unknown as well.
       }
       const outcomeUnknown = response === undefined || (response.status === 503 && /unknown/.test(String(response.body?.detail)));
+      if (response?.status === 503) checkUnavailable(response);
       attempts.push({ sentAt, answeredAt: Date.now(), status: response?.status ?? 0, outcomeUnknown });
       sawUnknown ||= outcomeUnknown;
       const retry = response === undefined || response.status === 503 || (response.status === 409 && response.body?.type === '/problems/idempotency-key-in-use');
       if (!retry) return { response: response as TestResponse, sawUnknown };
       await pause(50 + Math.random() * 100);
     }
+  }
+
+  /** A 503 is a problem document that says when to retry and reveals nothing of the driver. */
+  function checkUnavailable(response: TestResponse): void {
+    const ok =
+      response.headers['content-type'] === 'application/problem+json; charset=utf-8' &&
+      response.body?.type === '/problems/store-unavailable' &&
+      Number(response.headers['retry-after']) > 0 &&
+      !/ECONN|CONNECTION_|postgres|SQL|127\.0\.0\.1|stack/i.test(response.text);
+    check(ok, '503 answer', response);
   }
 
   function check(ok: boolean, what: string, response: TestResponse): boolean {
