@@ -20,7 +20,7 @@ export const PROBLEM_TYPES = {
   'resource-erased': { status: 410, title: 'The user this request wrote has been deleted and its answer erased' },
   'key-conflict': { status: 409, title: 'A unique key is already taken' },
   'idempotency-key-in-use': { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
-  'precondition-failed': { status: 412, title: 'The If-Match precondition did not hold' },
+  'precondition-failed': { status: 412, title: 'An If-Match or If-None-Match precondition did not hold' },
   'request-timeout': { status: 408, title: 'The request was not received in time' },
   'payload-too-large': { status: 413, title: 'The request body is larger than the limit' },
   'uri-too-long': { status: 414, title: 'The request path is longer than the limit' },

@@ -17,7 +17,7 @@ import { assertStorableBody } from '../users/user-input.js';
 import { validatedBody } from '../users/user-patch.js';
 import type { User } from '../users/user.js';
 import type { UserService } from '../users/user-service.js';
-import { ifMatchPrecondition } from '../users/user-routes.js';
+import { writePrecondition } from '../users/write-precondition.js';
 import { listResponse, MAX_PAGE, serviceProviderConfig, userResourceType } from './scim-discovery.js';
 import { badRequest, ScimError } from './scim-error.js';
 import { parseFilter } from './filter/filter-parser.js';
@@ -198,7 +198,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   // PUT replaces what SCIM shows; a PUT must not reactivate a user by leaving `active` out.
   app.put('/Users/:id', { config: write, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {
     const body = restBodyOf(request.body);
-    const user = await service.rewrite(idOf(request), (current) => keepingRestOnly(current, body), originOf(request, 'scim'), ifMatchPrecondition(request));
+    const user = await service.rewrite(idOf(request), (current) => keepingRestOnly(current, body), originOf(request, 'scim'), writePrecondition(request));
     return userReply(reply, user);
   });
 
@@ -211,13 +211,13 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
         return keepingRestOnly(current, restBodyOf(applyScimPatch(resource, operations)));
       },
       originOf(request, 'scim'),
-      ifMatchPrecondition(request),
+      writePrecondition(request),
     );
     return userReply(reply, user);
   });
 
   app.delete('/Users/:id', { config: write, schema: { hide: true } }, async (request, reply) => {
-    await service.delete(idOf(request), originOf(request, 'scim'), ifMatchPrecondition(request));
+    await service.delete(idOf(request), originOf(request, 'scim'), writePrecondition(request));
     return reply.code(204).send();
   });
 }

@@ -17,8 +17,25 @@ const user = (description: string, extra = [] as typeof REPRESENTATION) =>
   response({ description, headers: successHeaders('protected', [...REPRESENTATION, ...extra]), body: { schema: UserResourceRef } });
 
 /** Request headers the routes read (declared in the document, not validated). */
-export const IF_MATCH = { 'if-match': Type.String({ description: 'Write only if the user is still at one of these entity tags (or `*`: exists); else 412. Strong comparison.' }) };
-export const IF_NONE_MATCH = { 'if-none-match': Type.String({ description: 'Answer 304 if the user is still at one of these entity tags (or `*`). Weak comparison.' }) };
+export const IF_NONE_MATCH = {
+  'if-none-match': Type.String({ description: 'Answer 304 (no body) if the user is still at one of these entity tags, or exists (`*`). Weak comparison: `W/"…"` matches the same tag. Members that are not entity tags never match.' }),
+};
+
+/**
+ * The preconditions of a write (RFC 9110 §13.1.1, §13.1.2), described for its verb:
+ * `Replace`, `Patch` or `Delete`. Both are evaluated inside the write's transaction,
+ * If-Match first (§13.2.2).
+ */
+export function writeConditions(verb: 'Replace' | 'Patch' | 'Delete') {
+  return {
+    'if-match': Type.String({
+      description: `${verb} only if the user is still at one of these entity tags, or exists (\`*\`); else 412 and nothing is written. Strong comparison: a \`W/"…"\` tag never matches. Evaluated before If-None-Match.`,
+    }),
+    'if-none-match': Type.String({
+      description: `${verb} only if the user is at none of these entity tags (weak comparison: \`W/"…"\` matches the same tag); else 412 and nothing is written. \`*\` matches any existing user, so it is always a 412 here (a missing user is a 404: writes never create). A value that is not \`*\` or a list of quoted entity tags is a 400.`,
+    }),
+  };
+}
 export const IDEMPOTENCY_KEY = {
   'idempotency-key': Type.String({
     description:

@@ -4,20 +4,20 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ifMatchHolds, ifNoneMatchMatches } from '../http/conditional-requests.js';
+import { ifNoneMatchMatches } from '../http/conditional-requests.js';
 import { allowHeader, registerMethodNotAllowed } from '../http/method-not-allowed.js';
 import { sendProblem } from '../http/problem-handler.js';
 import { ProblemError } from '../http/problems.js';
 import { wellFormedQuery } from '../http/query-string.js';
 import { originOf } from '../events/event-origin.js';
-import type { Precondition, StoredResponse } from '../store/user-store.js';
+import type { StoredResponse } from '../store/user-store.js';
 import type { Idempotency } from '../http/idempotency.js';
 import type { User } from './user.js';
-import { etagOf } from './user-etag.js';
 import { representationOf, type UserRepresentation } from './user-representation.js';
 import { assertStorableBody } from './user-input.js';
 import { isKeyRef, loggableRef } from './user-ref.js';
-import { createSchema, deleteSchema, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, patchSchema, readSchema, replaceSchema, searchSchema } from './user-route-schemas.js';
+import { createSchema, deleteSchema, IDEMPOTENCY_KEY, IF_NONE_MATCH, patchSchema, readSchema, replaceSchema, searchSchema, writeConditions } from './user-route-schemas.js';
+import { writePrecondition } from './write-precondition.js';
 import type { UserService } from './user-service.js';
 import { FEED_POSITION } from '../events/event-schemas.js';
 
@@ -46,12 +46,6 @@ const refRoute = { logPath: (params: Record<string, string>) => `/users/${loggab
 
 async function storableBody(request: FastifyRequest): Promise<void> {
   assertStorableBody(request.body);
-}
-
-/** The precondition an If-Match header states (CONTRACT §5), for a write of either door. */
-export function ifMatchPrecondition(request: FastifyRequest): Precondition | undefined {
-  const header = request.headers['if-match'];
-  return header === undefined ? undefined : (current) => ifMatchHolds(header, etagOf(current));
 }
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
@@ -122,28 +116,30 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
     },
   });
 
-  const canonicalWrite = { access: 'users:write', requestHeaders: IF_MATCH, ...refRoute } as const;
-  app.put('/users/:ref', { config: canonicalWrite, schema: replaceSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
-    const representation = representationOf(await service.replace(request.params.ref, request.body, originOf(request, 'rest'), ifMatchPrecondition(request)));
+  const canonicalWrite = { access: 'users:write', ...refRoute } as const;
+  app.put('/users/:ref', { config: { ...canonicalWrite, requestHeaders: writeConditions('Replace') }, schema: replaceSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
+    const representation = representationOf(await service.replace(request.params.ref, request.body, originOf(request, 'rest'), writePrecondition(request)));
     return reply.headers(representationHeaders(representation)).type(JSON_UTF8).send(representation.json as never);
   });
 
   const patchConfig = {
     ...canonicalWrite,
-    requestHeaders: { ...IF_MATCH, ...IDEMPOTENCY_KEY },
+    requestHeaders: { ...writeConditions('Patch'), ...IDEMPOTENCY_KEY },
     // Another media type is a 415 naming the one PATCH takes (RFC 5789 §2.2).
     bodyType: { mediaType: MERGE_PATCH, unsupportedHeaders: { 'accept-patch': MERGE_PATCH } },
   };
-  app.patch('/users/:ref', { config: patchConfig, schema: patchSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) =>
-    idempotency.run(request, reply, {
+  app.patch('/users/:ref', { config: patchConfig, schema: patchSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
+    // Read before the Idempotency-Key is claimed: a malformed header is refused, never kept as the key's answer.
+    const precondition = writePrecondition(request);
+    return idempotency.run(request, reply, {
       path: `/users/${service.writableUid(request.params.ref)}`,
-      execute: (pending) => service.patch(request.params.ref, request.body, originOf(request, 'rest'), ifMatchPrecondition(request), pending),
+      execute: (pending) => service.patch(request.params.ref, request.body, originOf(request, 'rest'), precondition, pending),
       respond: (user) => userResponse(200, user),
-    }),
-  );
+    });
+  });
 
-  app.delete('/users/:ref', { config: canonicalWrite, schema: deleteSchema, onRequest: onlyCanonical }, async (request, reply) => {
-    await service.delete(request.params.ref, originOf(request, 'rest'), ifMatchPrecondition(request));
+  app.delete('/users/:ref', { config: { ...canonicalWrite, requestHeaders: writeConditions('Delete') }, schema: deleteSchema, onRequest: onlyCanonical }, async (request, reply) => {
+    await service.delete(request.params.ref, originOf(request, 'rest'), writePrecondition(request));
     return reply.code(204).send(undefined as never);
   });
 

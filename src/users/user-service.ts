@@ -44,7 +44,7 @@ function conflict(error: unknown): never {
 function settle<T>(outcome: WriteOutcome<T>): T {
   if (outcome.status === 'not-found') throw notFound();
   if (outcome.status === 'precondition-failed') {
-    throw new ProblemError('precondition-failed', 'The user has changed since the given entity tag; read it again.');
+    throw new ProblemError('precondition-failed', 'The user is not in the state If-Match or If-None-Match asks for (it has changed since the tag, or is at a tag the write excludes); nothing was written. Read it again.');
   }
   return outcome.value;
 }

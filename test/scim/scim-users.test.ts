@@ -314,6 +314,40 @@ describeEachStore('SCIM /scim/v2/Users (RFC 7644)', (kind) => {
     });
   });
 
+  describe('If-None-Match on writes (RFC 7644 §3.14, RFC 9110 §13.1.2)', () => {
+    const writes = (id: string, userName: string, email: string, headers: Record<string, string>) => [
+      scim('PUT', `/Users/${id}`, { schemas: [CORE], userName, emails: [{ value: email }], displayName: 'Changed' }, headers),
+      patchOps(id, [{ op: 'replace', path: 'displayName', value: 'Changed' }], headers),
+      scim('DELETE', `/Users/${id}`, undefined, headers),
+    ];
+
+    it('* or a tag matching the current ETag (weakly) on PUT, PATCH and DELETE is 412 in the SCIM error format and changes nothing', async () => {
+      const { user, etag, userName, email } = await created({ displayName: 'Unchanged' });
+      for (const value of ['*', etag, `W/${etag}`, `"other", ${etag}`]) {
+        for (const res of await Promise.all(writes(user.id, userName, email, { 'if-none-match': value }))) assertScimError(res, 412);
+      }
+      for (const res of await Promise.all(writes(user.id, userName, email, { 'if-match': etag, 'if-none-match': etag }))) assertScimError(res, 412);
+      const read = await scim('GET', `/Users/${user.id}`);
+      assert.deepEqual(read.body, user);
+      assert.equal(read.headers.etag, etag);
+    });
+
+    it('a malformed If-None-Match is a 400 in the SCIM error format and changes nothing', async () => {
+      const { user, etag, userName, email } = await created({ displayName: 'Unchanged' });
+      for (const res of await Promise.all(writes(user.id, userName, email, { 'if-none-match': 'xyzzy' }))) assertScimError(res, 400, 'invalidSyntax');
+      assert.equal((await scim('GET', `/Users/${user.id}`)).headers.etag, etag);
+    });
+
+    it('a tag that does not match lets each write proceed', async () => {
+      const { user, etag, userName, email } = await created();
+      const put = await scim('PUT', `/Users/${user.id}`, { schemas: [CORE], userName, emails: [{ value: email }], displayName: 'Put' }, { 'if-none-match': '"other"' });
+      assertScimOk(put, 200);
+      const patched = await patchOps(user.id, [{ op: 'replace', path: 'displayName', value: 'Patched' }], { 'if-match': String(put.headers.etag), 'if-none-match': etag });
+      assertScimOk(patched, 200);
+      assert.equal((await scim('DELETE', `/Users/${user.id}`, undefined, { 'if-none-match': `W/${etag}` })).status, 204);
+    });
+  });
+
   describe('errors (RFC 7644 §3.12)', () => {
     it('/Groups and /Bulk, which this service does not provide, are 404 in the SCIM error format', async () => {
       for (const [method, path] of [['GET', '/Groups'], ['POST', '/Groups'], ['GET', '/Groups/abc'], ['GET', '/Bulk'], ['POST', '/Bulk']] as const) {

@@ -3237,7 +3237,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Answer 304 if the user is still at one of these entity tags (or `*`). Weak comparison. */
+                /** @description Answer 304 (no body) if the user is still at one of these entity tags, or exists (`*`). Weak comparison: `W/"…"` matches the same tag. Members that are not entity tags never match. */
                 "if-none-match"?: string;
             };
             path: {
@@ -3519,8 +3519,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Write only if the user is still at one of these entity tags (or `*`: exists); else 412. Strong comparison. */
+                /** @description Replace only if the user is still at one of these entity tags, or exists (`*`); else 412 and nothing is written. Strong comparison: a `W/"…"` tag never matches. Evaluated before If-None-Match. */
                 "if-match"?: string;
+                /** @description Replace only if the user is at none of these entity tags (weak comparison: `W/"…"` matches the same tag); else 412 and nothing is written. `*` matches any existing user, so it is always a 412 here (a missing user is a 404: writes never create). A value that is not `*` or a list of quoted entity tags is a 400. */
+                "if-none-match"?: string;
             };
             path: {
                 /** @description A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414). */
@@ -3696,7 +3698,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description If-Match did not match; nothing was written */
+            /** @description If-Match did not match, or If-None-Match did; nothing was written */
             412: {
                 headers: {
                     /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
@@ -3898,8 +3900,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Write only if the user is still at one of these entity tags (or `*`: exists); else 412. Strong comparison. */
+                /** @description Delete only if the user is still at one of these entity tags, or exists (`*`); else 412 and nothing is written. Strong comparison: a `W/"…"` tag never matches. Evaluated before If-None-Match. */
                 "if-match"?: string;
+                /** @description Delete only if the user is at none of these entity tags (weak comparison: `W/"…"` matches the same tag); else 412 and nothing is written. `*` matches any existing user, so it is always a 412 here (a missing user is a 404: writes never create). A value that is not `*` or a list of quoted entity tags is a 400. */
+                "if-none-match"?: string;
             };
             path: {
                 /** @description A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414). */
@@ -4044,7 +4048,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description If-Match did not match; nothing was written */
+            /** @description If-Match did not match, or If-None-Match did; nothing was written */
             412: {
                 headers: {
                     /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
@@ -4246,7 +4250,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Answer 304 if the user is still at one of these entity tags (or `*`). Weak comparison. */
+                /** @description Answer 304 (no body) if the user is still at one of these entity tags, or exists (`*`). Weak comparison: `W/"…"` matches the same tag. Members that are not entity tags never match. */
                 "if-none-match"?: string;
             };
             path: {
@@ -4504,8 +4508,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Write only if the user is still at one of these entity tags (or `*`: exists); else 412. Strong comparison. */
+                /** @description Patch only if the user is still at one of these entity tags, or exists (`*`); else 412 and nothing is written. Strong comparison: a `W/"…"` tag never matches. Evaluated before If-None-Match. */
                 "if-match"?: string;
+                /** @description Patch only if the user is at none of these entity tags (weak comparison: `W/"…"` matches the same tag); else 412 and nothing is written. `*` matches any existing user, so it is always a 412 here (a missing user is a 404: writes never create). A value that is not `*` or a list of quoted entity tags is a 400. */
+                "if-none-match"?: string;
                 /**
                  * @description Makes the write safe to retry: a retry with the same key and the same request gets the first answer (and `Idempotent-Replayed: true`) without running again. A quoted string (`"8e03978e-…"`) or a bare token, 1–255 visible ASCII characters. Scoped to the credential; kept for IDEMPOTENCY_TTL_S (default 24 h).
                  * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
@@ -4723,7 +4729,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description If-Match did not match; nothing was written */
+            /** @description If-Match did not match, or If-None-Match did; nothing was written */
             412: {
                 headers: {
                     /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */

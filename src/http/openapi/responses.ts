@@ -83,7 +83,7 @@ const PROBLEMS: Record<number, { description: string; headers?: HeaderSpec[] }> 
   408: { description: 'The request was not received in time' },
   409: { description: 'A unique key is taken (see `key`), or a request with the same Idempotency-Key is still running; nothing was written' },
   410: { description: 'On the change feed: the events after this position were deleted by retention (or the position is ahead of the feed): resync from a listing. On an idempotent write: the Idempotency-Key\'s first request wrote a user that has since been deleted, and its stored answer was erased with it' },
-  412: { description: 'If-Match did not match; nothing was written' },
+  412: { description: 'If-Match did not match, or If-None-Match did; nothing was written' },
   413: { description: 'Body larger than the limit' },
   414: { description: 'A path segment longer than 2048 characters' },
   415: { description: 'Body not in an accepted media type, charset or content coding', headers: [H.acceptEncoding] },
