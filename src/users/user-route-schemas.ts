@@ -6,7 +6,7 @@
 import { Type } from 'typebox';
 import { H, operationErrors, response, successHeaders } from '../http/openapi/responses.js';
 import { FEED_POSITION_HEADER } from '../events/event-schemas.js';
-import { CreateUserBody, ReplaceUserBody, SearchQuery, UserList, UserPatch, UserRefParams, UserResourceRef } from './user-schemas.js';
+import { CreateUserBody, ReplaceUserBody, SearchQuery, UserList, UserPatch, UserRefParams, UserResourceRef, UserUidParams } from './user-schemas.js';
 
 const TAGS = ['users'];
 
@@ -94,7 +94,7 @@ export const replaceSchema = {
   summary: 'Replace a user',
   description: 'Full replacement of the writable fields: omitted optional fields reset to their defaults. Only on the canonical path (`PUT /users/{key}:{value}` is a 405).',
   tags: TAGS,
-  params: UserRefParams,
+  params: UserUidParams,
   body: ReplaceUserBody,
   response: {
     200: user('The replaced user.'),
@@ -108,7 +108,7 @@ export const patchSchema = {
   description:
     'RFC 7396 merge patch, as `application/merge-patch+json`: `null` removes an optional field or an attribute, objects merge, arrays are replaced whole. The patched user is validated as a PUT body; `{}` (or a patch changing nothing) keeps the version. Only on the canonical path (`PATCH /users/{key}:{value}` is a 405).',
   tags: TAGS,
-  params: UserRefParams,
+  params: UserUidParams,
   // The one media type PATCH takes (any other is a 415 with Accept-Patch): the document says so, not application/json.
   consumes: ['application/merge-patch+json'],
   body: UserPatch,
@@ -123,7 +123,7 @@ export const deleteSchema = {
   summary: 'Delete a user',
   description: 'Frees every key of the user for reuse and erases its personal data from the change feed and from stored Idempotency-Key answers, in the same transaction (docs/security.md, "Erasure"). Only on the canonical path (`DELETE /users/{key}:{value}` is a 405). Takes no body.',
   tags: TAGS,
-  params: UserRefParams,
+  params: UserUidParams,
   response: {
     204: response({ description: 'Deleted.', headers: successHeaders('protected', []) }),
     ...operationErrors({ kind: 'protected', statuses: [404, 405, 412, 507], pathParameter: true, body: true }),

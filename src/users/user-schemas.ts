@@ -220,13 +220,27 @@ export const UserResourceRef = Type.Ref('User');
 
 export const UserList = Type.Array(UserResourceRef, { description: 'A page of users in the order of the search (maybe empty).' });
 
-/** Values of the path segment after `/users/`: a uid, or `{key}:{value}`. */
+/** Values of the path segment after `/users/` as GET and HEAD take it: a uid, or `{key}:{value}`. */
 export const UserRefParams = Type.Object({
   ref: Type.String({
     maxLength: 2048,
     description:
       'A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414).',
     examples: ['01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f', 'uid:01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f', 'username:alice', 'email_address:alice.liddell+news@example.com', 'legacy_id:crm:77'],
+  }),
+});
+
+/**
+ * The same path segment as PUT, PATCH and DELETE take it: a uid only. A `{key}:{value}`
+ * still reaches the route and is answered 405 (CONTRACT §2), so the schema does not
+ * narrow the value; it describes what the write methods accept.
+ */
+export const UserUidParams = Type.Object({
+  ref: Type.String({
+    maxLength: 2048,
+    description:
+      'The uid of the user. Only the canonical path takes this method: `/users/{key}:{value}` (also `uid:…`) answers 405 with `Allow: GET, HEAD`. An unknown or malformed uid is a 404.',
+    examples: ['01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f'],
   }),
 });
 

@@ -112,7 +112,16 @@ for (const [mode, setUp] of Object.entries(modes)) {
     it('declares the conditional request headers and the headers every answer carries', () => {
       const read = document.paths['/users/{ref}'].get;
       assert.ok(read.parameters.some((p: any) => p.in === 'header' && p.name === 'if-none-match'));
-      for (const method of ['put', 'delete']) assert.ok(document.paths['/users/{ref}'][method].parameters.some((p: any) => p.in === 'header' && p.name === 'if-match'), method);
+      const verbs: Record<string, string> = { put: 'Replace', patch: 'Patch', delete: 'Delete' };
+      for (const [method, verb] of Object.entries(verbs)) {
+        const write = document.paths['/users/{ref}'][method];
+        for (const name of ['if-match', 'if-none-match']) {
+          const header = write.parameters.find((p: any) => p.in === 'header' && p.name === name);
+          assert.ok(header, `${method} declares ${name}`);
+          assert.match(header.description, new RegExp(`^${verb} only if .*412`), `${method} ${name}: a description of its own method`);
+        }
+        assert.ok(write.responses['412'], `${method} declares its 412`);
+      }
       for (const [method, path, op] of operations(document)) {
         for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
           assert.equal(response.headers?.['X-Request-Id']?.required, true, `${method} ${path} ${status} must declare X-Request-Id`);
@@ -121,6 +130,22 @@ for (const [mode, setUp] of Object.entries(modes)) {
       assert.equal(read.responses['200'].headers.ETag.required, true);
       assert.equal(document.paths['/users'].post.responses['201'].headers.Location.required, true);
       assert.equal(document.paths['/users/{ref}'].put.responses['405'].headers.Allow.required, true);
+    });
+
+    it('describes the ref path parameter per method: GET and HEAD take a uid or {key}:{value}, writes a uid only', () => {
+      const path = document.paths['/users/{ref}'];
+      const ref = (method: string) => path[method].parameters.find((p: any) => p.in === 'path' && p.name === 'ref');
+      /** The example values of a parameter: one `example`, or the values of `examples`. */
+      const examplesOf = (parameter: any): string[] => (parameter.example !== undefined ? [parameter.example] : Object.values(parameter.examples ?? {}).map((e: any) => e.value));
+      for (const method of ['get', 'head']) {
+        assert.match(ref(method).description, /\{key\}:\{value\}/, method);
+        assert.ok(examplesOf(ref(method)).includes('username:alice'), `${method} has a lookup example`);
+      }
+      for (const method of ['put', 'patch', 'delete']) {
+        assert.match(ref(method).description, /^The uid of the user\..*405/, method);
+        const examples = examplesOf(ref(method));
+        assert.ok(examples.length > 0 && examples.every((example) => !example.includes(':')), `${method} shows only uids as examples: ${examples}`);
+      }
     });
 
     it('types limit as an integer, and names the request bodies', () => {

@@ -3525,7 +3525,10 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
-                /** @description A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414). */
+                /**
+                 * @description The uid of the user. Only the canonical path takes this method: `/users/{key}:{value}` (also `uid:…`) answers 405 with `Allow: GET, HEAD`. An unknown or malformed uid is a 404.
+                 * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+                 */
                 ref: string;
             };
             cookie?: never;
@@ -3906,7 +3909,10 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
-                /** @description A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414). */
+                /**
+                 * @description The uid of the user. Only the canonical path takes this method: `/users/{key}:{value}` (also `uid:…`) answers 405 with `Allow: GET, HEAD`. An unknown or malformed uid is a 404.
+                 * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+                 */
                 ref: string;
             };
             cookie?: never;
@@ -4519,7 +4525,10 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description A uid, or `{key}:{value}` with key one of `uid`, `username`, `email_address`, `legacy_id`. The segment is percent-decoded once and split at its first colon; percent-encode `/` as `%2F`, `%` as `%25`, `?` as `%3F`, `#` as `%23`. A `+` is a literal plus. At most 2048 characters after decoding (else 414). */
+                /**
+                 * @description The uid of the user. Only the canonical path takes this method: `/users/{key}:{value}` (also `uid:…`) answers 405 with `Allow: GET, HEAD`. An unknown or malformed uid is a 404.
+                 * @example 01937f4e-8c2a-7b3d-9e4f-0a1b2c3d4e5f
+                 */
                 ref: string;
             };
             cookie?: never;
