@@ -13,41 +13,11 @@ import { clientFor } from './helpers/http-client.js';
 import { captureLogs, type LogCapture } from './helpers/log-capture.js';
 import { compileDocument, primeDocument } from './helpers/openapi-validator.js';
 import { assertProblem } from './helpers/problem-assertions.js';
+import { rawExchange, rawExchangeCounted } from './helpers/raw-exchange.js';
 import { openTestStore } from './helpers/stores.js';
 import { startTestServer, newUser, type TestServer } from './helpers/test-server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Sends raw bytes, `pauseMs` apart, and returns everything the server answers until it
- * closes the connection, and how many of the chunks were sent before it did.
- */
-function rawExchangeCounted(port: number, chunks: string[], pauseMs = 0): Promise<{ answer: string; sent: number }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let answer = '';
-    let sent = 0;
-    let closed = false;
-    socket.on('data', (data) => (answer += data.toString('utf8')));
-    socket.on('end', () => (closed = true));
-    socket.on('close', () => ((closed = true), resolve({ answer, sent })));
-    // Writing into a connection the server has just closed is the expected end of a slow exchange.
-    socket.on('error', (error: NodeJS.ErrnoException) => (['EPIPE', 'ECONNRESET'].includes(error.code ?? '') ? undefined : reject(error)));
-    socket.on('connect', async () => {
-      for (const chunk of chunks) {
-        if (closed) return;
-        socket.write(chunk);
-        sent += 1;
-        if (pauseMs) await sleep(pauseMs);
-      }
-    });
-  });
-}
-
-/** Sends raw bytes and returns everything the server answers until it closes the connection. */
-async function rawExchange(port: number, chunks: string[], pauseMs = 0): Promise<string> {
-  return (await rawExchangeCounted(port, chunks, pauseMs)).answer;
-}
 
 function problemOf(raw: string): { status: number; headers: string; body: any } {
   const [head = '', body = ''] = raw.split('\r\n\r\n');

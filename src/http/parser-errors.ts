@@ -9,21 +9,24 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { PROBLEM_CONTENT_TYPE, problemDocument, type ProblemType } from './problems.js';
-import { pathOf } from './request-steps.js';
+import { problemInstance, ROOT_INSTANCE } from './problem-instance.js';
 
 /** What Node's HTTP parser reports: a code, and the bytes it had read. */
 type ParserError = Error & { code?: string; rawPacket?: unknown };
 
-/** The path of the request each connection is receiving, for errors raised after its headers (408 on a slow body). */
-const pathOfSocket = new WeakMap<Socket, string>();
+/** The problem instance of the request each connection is receiving, for errors raised after its headers (408 on a slow body). */
+const instanceOfSocket = new WeakMap<Socket, string>();
 
-/** Method and path of the request line in what the parser had read, when they are printable. */
-function requestLine(error: ParserError, socket: Socket): { method?: string; path: string } {
+/**
+ * Method and problem instance of the request line in what the parser had read. A line
+ * that cannot be read (and no earlier request on the connection) names no path: `/`.
+ */
+function requestLine(error: ParserError, socket: Socket): { method?: string; instance: string } {
   const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
   const line = raw.subarray(0, 4096).toString('latin1').split('\r\n', 1)[0] ?? '';
   const method = /^([A-Z]{1,20}) /.exec(line)?.[1];
   const target = /^[A-Z]{1,20} ([\x21-\x7e]{1,2048}) HTTP\/1\.[01]$/.exec(line)?.[1];
-  return { method, path: target === undefined ? (pathOfSocket.get(socket) ?? '') : pathOf(target) };
+  return { method, instance: target === undefined ? (instanceOfSocket.get(socket) ?? ROOT_INSTANCE) : problemInstance(target) };
 }
 
 /** The status line, headers and body of a problem answered outside Fastify. */
@@ -56,8 +59,8 @@ export function clientErrorHandler(error: ParserError, socket: Socket): void {
     return;
   }
   const [status, reason, type, detail] = PARSER_PROBLEMS[error.code ?? ''] ?? MALFORMED;
-  const { method, path } = requestLine(error, socket);
-  const { body, headers } = rawProblem(status, type, detail, path);
+  const { method, instance } = requestLine(error, socket);
+  const { body, headers } = rawProblem(status, type, detail, instance);
   socket.end(rawHead(status, reason, headers) + (method === 'HEAD' ? '' : body));
 }
 
@@ -76,15 +79,16 @@ function rawHead(status: number, reason: string, headers: Record<string, string>
  * - CONNECT, which Node hands to its own event and would drop silently, is a 405.
  */
 export function installBelowRouterHandlers(server: Server): void {
-  server.on('request', (req: IncomingMessage) => pathOfSocket.set(req.socket, pathOf(req.url ?? '')));
+  server.on('request', (req: IncomingMessage) => instanceOfSocket.set(req.socket, problemInstance(req.url)));
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    const { body, headers } = rawProblem(405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.', req.url ?? '', { allow: '' });
+    // The target is an authority (RFC 9112 §3.2.3), the client's choice: the problem names the service's root instead.
+    const { body, headers } = rawProblem(405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.', problemInstance(req.url), { allow: '' });
     socket.on('error', () => socket.destroy());
     socket.end(rawHead(405, 'Method Not Allowed', headers) + body);
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const { body, headers } = rawProblem(417, 'expectation-failed', 'Only Expect: 100-continue is supported.', pathOf(req.url ?? ''));
+    const { body, headers } = rawProblem(417, 'expectation-failed', 'Only Expect: 100-continue is supported.', problemInstance(req.url));
     res.writeHead(417, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   });

@@ -5,6 +5,7 @@
  * answered as `internal-error` without its message, stack, SQL or driver text.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { problemInstance } from './problem-instance.js';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemDocument, type ProblemType } from './problems.js';
 import { bodyValidationItems, describe, listedItems, queryValidationItems, type AjvError } from './validation-items.js';
 import { describeCause } from '../observability/error-log.js';
@@ -96,11 +97,9 @@ export function toProblem(error: unknown): ProblemError | undefined {
   return undefined;
 }
 
-/** The `instance` of a problem: the request's path, without its query. */
+/** The `instance` of a problem: the request's path as problem-instance.ts makes it (the target as rewritten before routing). */
 function instanceOf(request: FastifyRequest): string {
-  const url = request.raw.url ?? request.url;
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
+  return problemInstance(request.raw.url ?? request.url);
 }
 
 /**

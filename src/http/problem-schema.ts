@@ -12,7 +12,11 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer({ minimum: 400, maximum: 599, description: 'The HTTP status, repeated.' }),
     detail: Type.String(),
-    instance: Type.String({ description: 'The request path.' }),
+    instance: Type.String({
+      pattern: '^/(?!/)',
+      description:
+        "The request's path, without its query, as a reference on this service (percent-encoded where needed; never a host). `/` when the request named no path of this service (`OPTIONS *`, `CONNECT`, a request line that could not be read).",
+    }),
     errors: Type.Optional(
       Type.Array(
         Type.Object(

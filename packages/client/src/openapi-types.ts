@@ -403,7 +403,7 @@ export interface components {
             /** @description The HTTP status, repeated. */
             status: number;
             detail: string;
-            /** @description The request path. */
+            /** @description The request's path, without its query, as a reference on this service (percent-encoded where needed; never a host). `/` when the request named no path of this service (`OPTIONS *`, `CONNECT`, a request line that could not be read). */
             instance: string;
             errors?: {
                 /** @description JSON pointer into the body. */
