@@ -84,7 +84,7 @@ export const readSchema = {
   params: UserRefParams,
   response: {
     200: user('The user.', [FEED_POSITION_HEADER]),
-    304: response({ description: 'Not modified: the If-None-Match tag is current.', headers: successHeaders('protected', [...REPRESENTATION, FEED_POSITION_HEADER]) }),
+    304: response({ description: 'Not modified: a tag in If-None-Match is current (or it is `*`). No body: the client keeps its copy. Generated clients type a 304 as neither data nor error, so check the status.', headers: successHeaders('protected', [...REPRESENTATION, FEED_POSITION_HEADER]) }),
     ...operationErrors({ kind: 'protected', statuses: [404], pathParameter: true }),
   },
 };

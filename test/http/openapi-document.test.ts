@@ -148,6 +148,21 @@ for (const [mode, setUp] of Object.entries(modes)) {
       }
     });
 
+    it('declares a 304 without content on every GET and HEAD that reads If-None-Match, and on nothing else', () => {
+      for (const [method, path, op] of operations(document)) {
+        const readsIfNoneMatch = (op.parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'if-none-match');
+        const notModified = op.responses['304'];
+        if (readsIfNoneMatch && (method === 'get' || method === 'head')) {
+          assert.ok(notModified, `${method} ${path} reads If-None-Match: it may answer 304`);
+          assert.equal(notModified.content, undefined, `${method} ${path}: a 304 has no body`);
+          assert.equal(notModified.headers.ETag.required, true, `${method} ${path}: a 304 names the current tag`);
+        } else {
+          assert.equal(notModified, undefined, `${method} ${path} cannot answer 304`);
+        }
+      }
+      for (const method of ['get', 'head']) assert.ok(document.paths['/users/{ref}'][method].responses['304'], `${method} /users/{ref}`);
+    });
+
     it('types limit as an integer, and names the request bodies', () => {
       const limit = document.paths['/users'].get.parameters.find((p: any) => p.name === 'limit');
       assert.equal(limit.schema.type, 'integer');

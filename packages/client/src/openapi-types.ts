@@ -3273,7 +3273,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Not modified: the If-None-Match tag is current. */
+            /** @description Not modified: a tag in If-None-Match is current (or it is `*`). No body: the client keeps its copy. Generated clients type a 304 as neither data nor error, so check the status. */
             304: {
                 headers: {
                     /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */
@@ -4290,7 +4290,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not modified: the If-None-Match tag is current. */
+            /** @description Not modified: a tag in If-None-Match is current (or it is `*`). No body: the client keeps its copy. Generated clients type a 304 as neither data nor error, so check the status. */
             304: {
                 headers: {
                     /** @description The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it. */

@@ -34,6 +34,12 @@ export interface TaggedUser {
   position?: number;
 }
 
+/** The answer of `refresh()`: the user as it is now, and whether it changed since the cached copy. */
+export interface RefreshedUser extends TaggedUser {
+  /** false: the service answered 304, and `user` and `etag` are the cached ones. */
+  changed: boolean;
+}
+
 /** One page of a search, the URL of the next one (`Link: rel="next"`) if more follow, and the feed position it reflects. */
 export interface SearchPage {
   users: User[];
@@ -77,6 +83,11 @@ export interface UserClientOptions {
 export interface WriteOptions {
   /** Only write if the user is still at this entity tag (else a 412 UserServiceError). */
   ifMatch?: string;
+  /**
+   * Only write if the user is at none of these entity tags (a tag, a list, or `*`, which
+   * fails on any existing user); else a 412 UserServiceError. Weak comparison.
+   */
+  ifNoneMatch?: string;
 }
 
 export interface IdempotentWriteOptions extends WriteOptions {
@@ -90,7 +101,13 @@ export function createUserClient(options: UserClientOptions) {
   const retries = options.retries ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 200;
 
-  async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  /**
+   * Sends a request; a 2xx (or, when `notModified` allows it, a 304) is returned, anything
+   * else thrown as a UserServiceError. A 304 is not `ok` to fetch and has no body: only a
+   * request that sent If-None-Match may get one, and only the caller that sent it knows
+   * what it means.
+   */
+  async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal, notModified = false): Promise<Response> {
     const token = typeof options.token === 'function' ? await options.token() : options.token;
     const response = await doFetch(url, {
       method,
@@ -103,7 +120,7 @@ export function createUserClient(options: UserClientOptions) {
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-    if (response.ok) return response;
+    if (response.ok || (notModified && response.status === 304)) return response;
     throw await errorOf(response, url);
   }
 
@@ -141,7 +158,8 @@ export function createUserClient(options: UserClientOptions) {
     return { user, etag: headers.get('etag') ?? '', location: headers.get('location') ?? headers.get('content-location') ?? `/users/${user.uid}`, ...(position === undefined ? {} : { position }) };
   }
 
-  const ifMatch = (o?: WriteOptions): Record<string, string> => (o?.ifMatch ? { 'if-match': o.ifMatch } : {});
+  /** The precondition headers of a write. */
+  const ifMatch = (o?: WriteOptions): Record<string, string> => ({ ...(o?.ifMatch ? { 'if-match': o.ifMatch } : {}), ...(o?.ifNoneMatch ? { 'if-none-match': o.ifNoneMatch } : {}) });
 
   async function* pages(filters: SearchFilters = {}): AsyncGenerator<SearchPage, void, undefined> {
     const query = new URLSearchParams();
@@ -230,6 +248,18 @@ export function createUserClient(options: UserClientOptions) {
     /** GET /users/{key}:{value}; the value is percent-encoded, so colons, slashes, '%' and '+' are safe. */
     async lookup(key: LookupKey, value: string): Promise<TaggedUser> {
       return tagged(await call('GET', at(`/users/${key}:${encodeURIComponent(value)}`)));
+    },
+
+    /**
+     * Reads `cached` again with If-None-Match: its own tag. A 304 (the user has not changed)
+     * answers `cached`'s user and tag with `changed: false`; a 200 the user as it is now with
+     * `changed: true`. The only call that can meet a 304, and it never surfaces one as an error.
+     */
+    async refresh(cached: TaggedUser): Promise<RefreshedUser> {
+      const response = await call('GET', at(cached.location), undefined, { 'if-none-match': cached.etag }, undefined, true);
+      if (response.status !== 304) return { ...(await tagged(response)), changed: true };
+      const position = positionOf(response);
+      return { ...cached, ...(position === undefined ? {} : { position }), changed: false };
     },
 
     async update(uid: string, user: UserReplacement, options?: WriteOptions): Promise<TaggedUser> {

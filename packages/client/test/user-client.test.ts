@@ -36,6 +36,24 @@ describe('createUserClient against the real service', () => {
     await assert.rejects(client.get(user.uid), (e: unknown) => e instanceof UserServiceError && e.status === 404 && e.problem.type === '/problems/not-found');
   });
 
+  it('refresh answers the cached user on a 304 and the current one after a change; ifNoneMatch guards writes', async () => {
+    const cached = await client.create({ username: 'client.refresh', email_address: 'refresh@example.com' });
+    const same = await client.refresh(cached);
+    assert.equal(same.changed, false, 'a 304 is "unchanged", never an error');
+    assert.deepEqual(same.user, cached.user);
+    assert.equal(same.etag, cached.etag);
+    assert.equal(typeof same.position, 'number', 'the 304 carries Feed-Position');
+    await assert.rejects(client.patch(cached.user.uid, { display_name: 'No' }, { ifNoneMatch: '*' }), (e: unknown) => e instanceof UserServiceError && e.status === 412);
+    await assert.rejects(client.update(cached.user.uid, { username: 'client.refresh', email_address: 'refresh@example.com' }, { ifNoneMatch: cached.etag }), (e: unknown) => e instanceof UserServiceError && e.status === 412);
+    const patched = await client.patch(cached.user.uid, { display_name: 'Changed' }, { ifNoneMatch: '"some-other-tag"' });
+    const fresh = await client.refresh(cached);
+    assert.equal(fresh.changed, true);
+    assert.deepEqual(fresh.user, patched.user);
+    assert.equal(fresh.etag, patched.etag);
+    await client.delete(cached.user.uid, { ifNoneMatch: cached.etag });
+    await assert.rejects(client.refresh(fresh), (e: unknown) => e instanceof UserServiceError && e.status === 404);
+  });
+
   it('lookup encodes hostile values: colons, slashes, percent, plus, spaces, non-ASCII', async () => {
     const ids = ['crm:77:x', 'dept/42', '100%', '100%25', 'a+b', 'with space', 'ü/ß?#&='];
     const { user } = await client.create({ username: 'Hostile.Keys', email_address: 'a+b/c@example.com', legacy_ids: ids });
