@@ -14,7 +14,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { createTestDatabaseUrl, describeEachStore, type StoreKind, type TestDatabaseUrl } from '../helpers/stores.js';
 import { openPostgresUserStore } from '../../src/store/postgres/postgres-user-store.js';
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
-import { DRIVE_BOUND } from '../../src/store/search-plan.js';
+import { DRIVE_BOUND, INTERSECT_BOUND } from '../../src/store/search-plan.js';
 import { createUserService, type UserService } from '../../src/users/user-service.js';
 import { withDefaults, type User } from '../../src/users/user.js';
 import { compareUsers, matchesSearch } from '../../src/store/search-match.js';
@@ -129,8 +129,9 @@ async function walk(service: UserService, query: SearchQuery): Promise<User[]> {
  * along the sort's index, the default drives every page of these few users from an index,
  * and 12 mixes both, as a large directory does.
  */
-async function openStore(kind: StoreKind, url: string, searchDriveBound: number): Promise<UserStore> {
-  return kind === 'postgres' ? openPostgresUserStore({ url, searchDriveBound }) : openSqliteUserStore({ path: url.slice('sqlite:'.length), searchDriveBound });
+async function openStore(kind: StoreKind, url: string, searchDriveBound: number, searchIntersectBound = INTERSECT_BOUND): Promise<UserStore> {
+  const bounds = { searchDriveBound, searchIntersectBound };
+  return kind === 'postgres' ? openPostgresUserStore({ url, ...bounds }) : openSqliteUserStore({ path: url.slice('sqlite:'.length), ...bounds });
 }
 
 describeEachStore('search: every page equals an in-memory filter over the same users', (kind) => {
@@ -151,9 +152,11 @@ describeEachStore('search: every page equals an in-memory filter over the same u
     await database?.remove();
   });
 
-  for (const bound of [DRIVE_BOUND, 0, 12]) {
-    it(`for random searches, walking every page gives the in-memory answer in the same order (drive bound ${bound})`, async () => {
-      const store = await openStore(kind, database.databaseUrl, bound);
+  // [drive bound, intersect bound]: the defaults; walking only; one condition or two intersected driving most
+  // pages; and a mix of all three plans, as in a large directory.
+  for (const [bound, intersect] of [[DRIVE_BOUND, INTERSECT_BOUND], [0, 0], [0, 1000], [12, 40]] as const) {
+    it(`for random searches, walking every page gives the in-memory answer in the same order (drive bound ${bound}, intersect bound ${intersect})`, async () => {
+      const store = await openStore(kind, database.databaseUrl, bound, intersect);
       stores.push(store);
       const service = createUserService({ store });
       await fc.assert(
@@ -163,7 +166,7 @@ describeEachStore('search: every page equals an in-memory filter over the same u
           const got = (await walk(service, query)).map((u) => u.uid);
           assert.deepEqual(got, want, JSON.stringify(query));
         }),
-        { numRuns: 120, seed: 20261126 + bound },
+        { numRuns: 120, seed: 20261126 + bound + intersect },
       );
     });
   }

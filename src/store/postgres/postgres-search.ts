@@ -7,7 +7,7 @@
  * sort's index (test/search/search-plans.test.ts reads each shape's plan).
  */
 import type postgres from 'postgres';
-import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, pickDriver, SAMPLE_WINDOW, sampleStarts, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
+import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
 import { uidDescending } from '../search-match.js';
 import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
 
@@ -25,7 +25,7 @@ const SORT_COLUMN: Record<SortKey['field'] | 'uid', { column: string; type: stri
   updated_at: { column: 'updated_at', type: 'timestamptz' },
 };
 
-export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND) {
+export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND) {
   const and = (parts: Fragment[]) => (parts.length === 0 ? sql`TRUE` : parts.reduce((all, part) => sql`${all} AND ${part}`));
 
   function boundsOf(column: string, bounds: InstantBounds): Fragment {
@@ -53,6 +53,9 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND) {
         return sql`SELECT uid FROM users WHERE NOT active`;
       case 'instant':
         return sql`SELECT uid FROM users WHERE ${boundsOf(driver.column, driver.bounds)}`;
+      case 'intersection':
+        // INTERSECT answers each uid once, however many words of the user a prefix starts.
+        return sql`${driverUids(driver.of[0])} INTERSECT ${driverUids(driver.of[1])}`;
     }
   }
 
@@ -102,14 +105,22 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND) {
   }
 
   /** The driver of a page or a count (store/search-plan.ts), given the entries each candidate names up to `bound`. */
+  /** How many entries each driver names, counted up to `bound` + 1. */
+  async function countUpTo(run: Run, drivers: readonly Driver[], bound: number): Promise<number[]> {
+    const counts = drivers.map((driver, i) => sql`(SELECT count(*) FROM (${driverUids(driver)} LIMIT ${bound + 1}) x)::int AS ${sql(`c${i}`)}`);
+    const [row] = await run(() => sql<Record<string, number>[]>`SELECT ${counts.reduce((all, count) => sql`${all}, ${count}`)}`);
+    return drivers.map((_, i) => (row as Record<string, number>)[`c${i}`] as number);
+  }
+
   async function driverOf(run: Run, filter: SearchFilter, bound = driveBound): Promise<Driver | undefined> {
     const unique = uniqueDriver(filter);
     if (unique !== undefined) return unique;
     const candidates = candidateDrivers(filter);
     if (candidates.length === 0) return undefined;
-    const counts = candidates.map((candidate, i) => sql`(SELECT count(*) FROM (${driverUids(candidate)} LIMIT ${bound + 1}) x)::int AS ${sql(`c${i}`)}`);
-    const [row] = await run(() => sql<Record<string, number>[]>`SELECT ${counts.reduce((all, count) => sql`${all}, ${count}`)}`);
-    return pickDriver(filter, candidates, candidates.map((_, i) => (row as Record<string, number>)[`c${i}`] as number), bound);
+    const alone = pickDriver(filter, candidates, await countUpTo(run, candidates, bound), bound);
+    const terms = termsOf(candidates);
+    if (alone !== undefined || terms.length < 2) return alone;
+    return pickIntersection(terms, await countUpTo(run, terms, intersectBound), intersectBound);
   }
 
   /**

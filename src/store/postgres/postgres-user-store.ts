@@ -51,6 +51,8 @@ export interface PostgresStoreOptions {
   changeFeed?: boolean;
   /** Most index entries a condition may name to drive a search page (store/search-plan.ts; tests lower it). */
   searchDriveBound?: number;
+  /** Most index entries each of two intersected conditions may name (store/search-plan.ts; tests lower it). */
+  searchIntersectBound?: number;
   /** Hears errors of the store's own background work (the feed's sequencer); they are retried at its next run. */
   onBackgroundError?: (error: unknown) => void;
   /** Hears each move to another primary and each stale writer refused (DATABASE_URL naming several hosts). */
@@ -123,7 +125,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   const feed: Feed = { enabled: options.changeFeed !== false };
   let marksSaved = 0;
 
-  const searching = postgresSearch(sql, options.searchDriveBound);
+  const searching = postgresSearch(sql, options.searchDriveBound, options.searchIntersectBound);
   const events = postgresEventLog(sql, run, options.onBackgroundError ?? (() => {}));
 
   /**

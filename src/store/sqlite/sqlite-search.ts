@@ -4,7 +4,7 @@
  * which conditions are present: a few shapes, each prepared once.
  */
 import type Database from 'better-sqlite3';
-import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, pickDriver, SAMPLE_WINDOW, sampleStarts, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
+import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
 import { uidDescending } from '../search-match.js';
 import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
@@ -56,6 +56,11 @@ function driverUids(driver: Driver): Fragment {
     case 'instant': {
       const where = boundsOf(driver.column, driver.bounds);
       return { sql: `SELECT uid FROM users WHERE ${where.sql}`, params: where.params };
+    }
+    case 'intersection': {
+      // INTERSECT answers each uid once, however many words of the user a prefix starts.
+      const [a, b] = driver.of.map(driverUids) as [Fragment, Fragment];
+      return { sql: `${a.sql} INTERSECT ${b.sql}`, params: [...a.params, ...b.params] };
     }
   }
 }
@@ -121,7 +126,7 @@ function ordering(page: Pick<SearchPage, 'sort' | 'after' | 'afterValues'>): { o
   return { orderBy, keyset: { sql: `${first.column} ${first.descending ? '<=' : '>='} ? AND (${branches.join(' OR ')})`, params } };
 }
 
-export function sqliteSearch(db: Database.Database, driveBound = DRIVE_BOUND) {
+export function sqliteSearch(db: Database.Database, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND) {
   const statements = new Map<string, Database.Statement>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
@@ -133,19 +138,26 @@ export function sqliteSearch(db: Database.Database, driveBound = DRIVE_BOUND) {
   function source(driver: Driver | undefined): Fragment {
     if (driver === undefined) return { sql: 'users u', params: [] };
     const uids = driverUids(driver);
-    // DISTINCT: a user has several words a prefix starts. CROSS JOIN: SQLite reads the driver first.
+    // DISTINCT: a user has several words a prefix starts (an intersection is distinct already). CROSS JOIN: SQLite reads the driver first.
     const distinct = driver.kind === 'term' && driver.prefix ? 'DISTINCT ' : '';
     return { sql: `(${uids.sql.replace(/^SELECT /, `SELECT ${distinct}`)}) d CROSS JOIN users u ON u.uid = d.uid`, params: uids.params };
+  }
+
+  /** How many entries each driver names, counted up to `bound` + 1. */
+  function countUpTo(drivers: readonly Driver[], bound: number): number[] {
+    const parts = drivers.map((driver) => driverUids(driver));
+    const sql = `SELECT ${parts.map((part, i) => `(SELECT count(*) FROM (${part.sql} LIMIT ?)) AS c${i}`).join(', ')}`;
+    return prepared(sql).raw().get(...parts.flatMap((part) => [...part.params, bound + 1])) as number[];
   }
 
   function driverOf(filter: SearchFilter, bound = driveBound): Driver | undefined {
     if (uniqueDriver(filter) !== undefined) return uniqueDriver(filter);
     const candidates = candidateDrivers(filter);
     if (candidates.length === 0) return undefined;
-    const parts = candidates.map((driver) => driverUids(driver));
-    const sql = `SELECT ${parts.map((part, i) => `(SELECT count(*) FROM (${part.sql} LIMIT ?)) AS c${i}`).join(', ')}`;
-    const row = prepared(sql).raw().get(...parts.flatMap((part) => [...part.params, bound + 1])) as number[];
-    return pickDriver(filter, candidates, row, bound);
+    const alone = pickDriver(filter, candidates, countUpTo(candidates, bound), bound);
+    const terms = termsOf(candidates);
+    if (alone !== undefined || terms.length < 2) return alone;
+    return pickIntersection(terms, countUpTo(terms, intersectBound), intersectBound);
   }
 
   /** The statement of a page (at most `limit` users), as it is run: EXPLAIN QUERY PLAN reads it in tests. */

@@ -32,6 +32,8 @@ export interface SqliteStoreOptions extends SqliteConnectionOptions {
   changeFeed?: boolean;
   /** Most index entries a condition may name to drive a search page (store/search-plan.ts; tests lower it). */
   searchDriveBound?: number;
+  /** Most index entries each of two intersected conditions may name (store/search-plan.ts; tests lower it). */
+  searchIntersectBound?: number;
   /** Told of each checkpoint the WAL checkpointer ran (wal-checkpointer.ts); for tests and diagnostics. */
   onCheckpoint?: (report: CheckpointReport) => void;
 }
@@ -82,7 +84,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const selectOne = db.prepare('SELECT 1');
   const insertServiceKey = db.prepare('INSERT OR IGNORE INTO service_keys (name, value) VALUES (?, ?)');
   const selectServiceKey = db.prepare<[string], { value: Buffer }>('SELECT value FROM service_keys WHERE name = ?');
-  const searching = sqliteSearch(db, options.searchDriveBound);
+  const searching = sqliteSearch(db, options.searchDriveBound, options.searchIntersectBound);
   let closed = false;
 
   function insertKeys(user: User): void {
