@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { firstHostUrl, hostUrls } from './store/postgres/postgres-hosts.js';
+import { CorsOriginsError, parseCorsOrigins, type CorsOrigins } from './http/cors-origins.js';
 import type { SqliteSecureDelete, SqliteSynchronous } from './store/sqlite/sqlite-connection.js';
 
 export class ConfigError extends Error {
@@ -101,6 +102,8 @@ export interface Config {
   delayAfterWriteMs: number;
   /** The change feed (CONTRACT §11, docs/events.md). */
   events: EventsConfig;
+  /** Origins whose pages may call the service (CORS_ORIGINS); CORS is off when undefined. */
+  cors?: CorsOrigins;
 }
 
 export interface EventsConfig {
@@ -321,6 +324,19 @@ function authConfig(env: Env, host: string): AuthConfig {
   };
 }
 
+function corsConfig(env: Env, auth: AuthConfig): CorsOrigins | undefined {
+  let cors: CorsOrigins | undefined;
+  try {
+    cors = parseCorsOrigins(env.CORS_ORIGINS);
+  } catch (error) {
+    if (error instanceof CorsOriginsError) throw new ConfigError('CORS_ORIGINS', error.message);
+    throw error;
+  }
+  // Without authentication, "*" would let any page a user of this machine opens read and change the directory.
+  if (cors?.any && auth.mode === 'none') throw new ConfigError('CORS_ORIGINS', '"*" needs AUTH_MODE=api-key or jwt: with AUTH_MODE=none any web page could read and change the directory; list the origins instead');
+  return cors;
+}
+
 function rateLimitConfig(env: Env): RateLimitConfig | undefined {
   const max = integer(env, 'RATE_LIMIT_MAX', 0, 0, 1_000_000_000);
   const windowS = integer(env, 'RATE_LIMIT_WINDOW_S', 0, 0, 86_400);
@@ -368,6 +384,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const host = env.HOST || '127.0.0.1';
   const auth = authConfig(env, host);
   const rateLimit = rateLimitConfig(env);
+  const cors = corsConfig(env, auth);
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000);
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000);
   if (headersTimeoutMs > requestTimeoutMs) {
@@ -391,5 +408,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_S', 86_400, 1, 30 * 86_400) * 1000,
     delayAfterWriteMs: integer(env, 'TEST_DELAY_AFTER_WRITE_MS', 0, 0, 60_000),
     events: Object.freeze(eventsConfig(env)),
+    ...(cors ? { cors } : {}),
   });
 }

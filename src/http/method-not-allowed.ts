@@ -35,6 +35,13 @@ export function supportEveryMethod(app: FastifyInstance): void {
 /** The headers of a 405 for this request: `allow`, and any other the path advertises (e.g. `accept-patch`). */
 export type AllowOf = (request: FastifyRequest) => { allow: string } & Record<string, string>;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on the generated 405 routes only: the methods the path defines, as their `Allow` says (also read by CORS preflights: cors.ts). */
+    allowOf?: AllowOf;
+  }
+}
+
 /**
  * Registers `methods` on `url` as a route answering 405 with `Allow`. On a path of
  * the directory each method needs its own scope, so reads and writes are two routes;
@@ -53,7 +60,7 @@ export function registerMethodNotAllowed(app: FastifyInstance, url: string, meth
     app.route({
       method: group,
       url,
-      config: { access },
+      config: { access, allowOf: allow },
       schema: { hide: true },
       exposeHeadRoute: false,
       onRequest: (request, _reply, done) => {

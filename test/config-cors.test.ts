@@ -1,0 +1,65 @@
+/**
+ * CORS_ORIGINS is read once, normalised as browsers serialise origins, and a
+ * bad entry stops the start with one line naming the setting and the entry.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const originsOf = (value: string, env: Record<string, string> = {}) => {
+  const cors = loadConfig({ CORS_ORIGINS: value, ...env }).cors;
+  return cors === undefined ? undefined : cors.any ? '*' : [...cors.origins];
+};
+
+function refusal(value: string, env: Record<string, string> = {}): string {
+  try {
+    loadConfig({ CORS_ORIGINS: value, ...env });
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    assert.equal(error.setting, 'CORS_ORIGINS');
+    assert.ok(!error.message.includes('\n'), 'one line');
+    return error.message;
+  }
+  assert.fail(`CORS_ORIGINS=${value} was accepted`);
+}
+
+describe('CORS_ORIGINS', () => {
+  it('is off when unset or empty', () => {
+    assert.equal(loadConfig({}).cors, undefined);
+    assert.equal(originsOf(''), undefined);
+    assert.equal(originsOf('  '), undefined);
+  });
+
+  it('normalises each origin as a browser writes it: lower case, default port dropped, IDN in punycode', () => {
+    assert.deepEqual(originsOf('https://Console.Example.COM, HTTP://localhost:5173,https://x.example:443,http://x.example:80'), ['https://console.example.com', 'http://localhost:5173', 'https://x.example', 'http://x.example']);
+    assert.deepEqual(originsOf('https://bücher.example'), ['https://xn--bcher-kva.example']);
+    assert.deepEqual(originsOf('http://127.0.0.1:8081,http://[::1]:3000'), ['http://127.0.0.1:8081', 'http://[::1]:3000']);
+    assert.deepEqual(originsOf('https://a.example,https://A.example'), ['https://a.example'], 'duplicates after normalising are one');
+    assert.ok(Object.isFrozen(loadConfig({ CORS_ORIGINS: 'https://a.example' }).cors));
+  });
+
+  it('refuses what is not an origin, saying why', () => {
+    const cases: [string, RegExp][] = [
+      ['https://a.example/', /did you mean "https:\/\/a.example"/],
+      ['https://a.example/console', /no path/],
+      ['https://a.example?x=1', /no path, query or fragment/],
+      ['a.example', /scheme:\/\/host/],
+      ['//a.example', /scheme:\/\/host/],
+      ['ftp://a.example', /https or http/],
+      ['file:///tmp', /scheme:\/\/host/],
+      ['https://*.example.com', /without wildcards/],
+      ['https://user@a.example', /scheme:\/\/host/],
+      ['https://a.example:99999', /scheme:\/\/host/],
+      ['null', /sandboxed/],
+      ['https://a.example,,https://b.example', /empty/],
+      ['https://a.example,', /empty/],
+    ];
+    for (const [value, why] of cases) assert.match(refusal(value), why, value);
+  });
+
+  it('takes * alone, and only with authentication on', () => {
+    assert.equal(originsOf('*', { AUTH_MODE: 'jwt', JWT_ISSUER: 'https://i', JWT_AUDIENCE: 'a', JWT_JWKS_URL: 'https://i/jwks' }), '*');
+    assert.match(refusal('*'), /AUTH_MODE=api-key or jwt/);
+    assert.match(refusal('*,https://a.example', { AUTH_MODE: 'jwt', JWT_ISSUER: 'https://i', JWT_AUDIENCE: 'a', JWT_JWKS_URL: 'https://i/jwks' }), /cannot be listed with others/);
+  });
+});
