@@ -16,6 +16,7 @@ import { credentialRoute } from './auth/credential-route.js';
 import type { Config } from './config.js';
 import { installBodyParsers } from './http/body-parsers.js';
 import { consolePage } from './http/console-page.js';
+import { registerCompression } from './http/compression.js';
 import { installCors } from './http/cors.js';
 import { buildLazySerializer } from './http/lazy-serializers.js';
 import { createIdempotency, purgeExpiredKeys } from './http/idempotency.js';
@@ -161,8 +162,9 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   };
   unrouted = runUnroutedSteps;
   problems.install(app, runUnroutedSteps);
-  // Before any route: it learns the headers each route takes as it is registered.
+  // Both before any route: they attach to routes as they are registered.
   if (config.cors) installCors(app, config.cors, config.auth.mode !== 'none');
+  await registerCompression(app);
 
   const metrics = createMetrics();
   // The change feed (CONTRACT §11): streams fed by one hub per instance, retention, metrics.

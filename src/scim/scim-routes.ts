@@ -18,7 +18,7 @@ import { validatedBody } from '../users/user-patch.js';
 import type { User } from '../users/user.js';
 import type { UserService } from '../users/user-service.js';
 import { writePrecondition } from '../users/write-precondition.js';
-import { IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH } from '../users/user-route-schemas.js';
+import { IDEMPOTENCY_KEY, IF_NONE_MATCH, writeConditions } from '../users/user-route-schemas.js';
 import { listResponse, MAX_PAGE, serviceProviderConfig, userResourceType } from './scim-discovery.js';
 import { badRequest, ScimError } from './scim-error.js';
 import { parseFilter } from './filter/filter-parser.js';
@@ -126,7 +126,9 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   const write = { access: 'users:write' as const, bodyType: SCIM_BODY };
   // The conditional and idempotency headers each route reads (CORS preflights allow them: http/cors.ts).
   const readOne = { ...read, requestHeaders: IF_NONE_MATCH };
-  const writeOne = { ...write, requestHeaders: { ...IF_MATCH, ...IF_NONE_MATCH } };
+  const writeOne = (verb: 'Replace' | 'Patch' | 'Delete') => ({ ...write, requestHeaders: writeConditions(verb) });
+  // A user's answer carries its strong ETag: sent uncompressed, so the tag names the bytes sent (http/compression.ts).
+  const tagged = { compress: false } as const;
 
   app.get('/ServiceProviderConfig', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, serviceProviderConfig(SCIM_PREFIX)));
   app.get('/ResourceTypes', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, listResponse([userResourceType(SCIM_PREFIX)], 1, 1)));
@@ -172,7 +174,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     return answerList(request, reply, searchParameters(request.body));
   });
 
-  app.post('/Users', { config: { ...write, requestHeaders: IDEMPOTENCY_KEY }, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) =>
+  app.post('/Users', { ...tagged, config: { ...write, requestHeaders: IDEMPOTENCY_KEY }, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) =>
     idempotency.run(request, reply, {
       path: `${SCIM_PREFIX}/Users`,
       fingerprintBody: withoutPassword(request.body),
@@ -188,7 +190,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id.toLowerCase();
   const userNotFound = () => new ScimError(404, 'No user has this id.');
 
-  app.get('/Users/:id', { config: readOne, schema: { hide: true }, preValidation: wellFormedQuery([]) }, async (request, reply) => {
+  app.get('/Users/:id', { ...tagged, config: readOne, schema: { hide: true }, preValidation: wellFormedQuery([]) }, async (request, reply) => {
     const parameters = listParameters(request.query as Record<string, unknown>, READ_PARAMETERS);
     const user = await service.findUser(idOf(request));
     if (user === undefined) throw userNotFound();
@@ -200,13 +202,13 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   });
 
   // PUT replaces what SCIM shows; a PUT must not reactivate a user by leaving `active` out.
-  app.put('/Users/:id', { config: writeOne, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {
+  app.put('/Users/:id', { ...tagged, config: writeOne('Replace'), schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {
     const body = restBodyOf(request.body);
     const user = await service.rewrite(idOf(request), (current) => keepingRestOnly(current, body), originOf(request, 'scim'), writePrecondition(request));
     return userReply(reply, user);
   });
 
-  app.patch('/Users/:id', { config: writeOne, schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {
+  app.patch('/Users/:id', { ...tagged, config: writeOne('Patch'), schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {
     const operations = patchOperations(request.body);
     const user = await service.rewrite(
       idOf(request),
@@ -220,7 +222,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     return userReply(reply, user);
   });
 
-  app.delete('/Users/:id', { config: writeOne, schema: { hide: true } }, async (request, reply) => {
+  app.delete('/Users/:id', { config: writeOne('Delete'), schema: { hide: true } }, async (request, reply) => {
     await service.delete(idOf(request), originOf(request, 'scim'), writePrecondition(request));
     return reply.code(204).send();
   });

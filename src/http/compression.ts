@@ -1,0 +1,55 @@
+/**
+ * Response compression (RFC 9110 §8.4 Content-Encoding, §12.5.3 Accept-Encoding)
+ * with @fastify/compress, for every route registered after it (the docs page's
+ * assets, the OpenAPI document, /metrics, search pages, and any plugin added
+ * later, such as the console's assets):
+ *
+ * - br or gzip, as the client's Accept-Encoding ranks them by q-value (br first
+ *   when they tie); `*` counts as gzip; a coding with q=0 is never used; with no
+ *   acceptable coding (`identity;q=0` alone among them) the answer is sent
+ *   uncoded, as §12.5.3 allows. Brotli at quality 4, the plugin's default: close
+ *   to gzip's speed, smaller output.
+ * - only bodies of at least COMPRESSION_THRESHOLD_BYTES: below that, the coding's
+ *   framing and the CPU cost outweigh the bytes saved.
+ * - only compressible media types (text/*, JSON, XML), never
+ *   text/event-stream: a compressor buffers its input, so the change feed's
+ *   events would wait in it instead of reaching the subscriber.
+ * - never a request body: the service decodes no request content coding (a 415
+ *   says so: body-parsers.ts), so the plugin's request decompression is off.
+ *
+ * Entity tags: a strong tag names one sequence of bytes, so an answer in another
+ * content coding needs another tag (RFC 9110 §8.8.3). Rather than rewrite the
+ * tag and teach If-Match and If-None-Match its variants, an answer that carries
+ * a strong tag (a user: read, lookup, create, replace, patch; its SCIM
+ * counterparts) is never compressed: the tag a client holds is the tag of the
+ * only representation there is, and the conditional requests stay exact. A user
+ * is a few hundred bytes to a few KiB, so little is lost. Routes are recognised
+ * by the ETag their success answers declare (their response schemas); the SCIM
+ * routes, which have none, opt out themselves. Weak tags (the docs page's static
+ * assets) promise only equivalence (§8.8.1), which compression keeps.
+ */
+import compress from '@fastify/compress';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+
+/** Smallest body that is compressed, in bytes (1 KiB). */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+/** Whether any 2xx answer the route's schema declares carries an ETag. */
+export function declaresEntityTag(route: Pick<RouteOptions, 'schema'>): boolean {
+  const responses = (route.schema as { response?: Record<string, { headers?: Record<string, unknown> }> } | undefined)?.response ?? {};
+  return Object.entries(responses).some(([status, answer]) => /^2/.test(status) && Object.keys(answer?.headers ?? {}).some((name) => name.toLowerCase() === 'etag'));
+}
+
+/** Must be registered before the routes it compresses: the plugin attaches itself to each route as it is added. */
+export async function registerCompression(app: FastifyInstance): Promise<void> {
+  // Before the plugin's own onRoute hook, which reads `compress`.
+  app.addHook('onRoute', (route) => {
+    if (route.compress === undefined && declaresEntityTag(route)) route.compress = false;
+  });
+  await app.register(compress, {
+    global: true,
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: COMPRESSION_THRESHOLD_BYTES,
+  });
+}
