@@ -164,7 +164,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   problems.install(app, runUnroutedSteps);
   // Both before any route: they attach to routes as they are registered.
   if (config.cors) installCors(app, config.cors, config.auth.mode !== 'none');
-  await registerCompression(app);
+  if (config.compression) await registerCompression(app);
 
   const metrics = createMetrics();
   // The change feed (CONTRACT §11): streams fed by one hub per instance, retention, metrics.

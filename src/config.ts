@@ -102,6 +102,11 @@ export interface Config {
   delayAfterWriteMs: number;
   /** The change feed (CONTRACT §11, docs/events.md). */
   events: EventsConfig;
+  /**
+   * Whether responses are compressed (COMPRESSION, on by default; http/compression.ts). Off
+   * behind a proxy that compresses, and to measure what compression costs.
+   */
+  compression: boolean;
   /** Origins whose pages may call the service (CORS_ORIGINS); CORS is off when undefined. */
   cors?: CorsOrigins;
 }
@@ -408,6 +413,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_S', 86_400, 1, 30 * 86_400) * 1000,
     delayAfterWriteMs: integer(env, 'TEST_DELAY_AFTER_WRITE_MS', 0, 0, 60_000),
     events: Object.freeze(eventsConfig(env)),
+    compression: oneOf(env, 'COMPRESSION', ['on', 'off'] as const, 'on') === 'on',
     ...(cors ? { cors } : {}),
   });
 }

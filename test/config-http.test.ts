@@ -1,6 +1,7 @@
 /**
- * CORS_ORIGINS is read once, normalised as browsers serialise origins, and a
- * bad entry stops the start with one line naming the setting and the entry.
+ * The HTTP settings: COMPRESSION is on or off; CORS_ORIGINS is read once,
+ * normalised as browsers serialise origins, and a bad entry stops the start with
+ * one line naming the setting and the entry.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -22,6 +23,14 @@ function refusal(value: string, env: Record<string, string> = {}): string {
   }
   assert.fail(`CORS_ORIGINS=${value} was accepted`);
 }
+
+describe('COMPRESSION', () => {
+  it('is on by default, off with COMPRESSION=off, and refuses anything else', () => {
+    assert.equal(loadConfig({}).compression, true);
+    assert.equal(loadConfig({ COMPRESSION: 'off' }).compression, false);
+    assert.throws(() => loadConfig({ COMPRESSION: 'gzip' }), (error) => error instanceof ConfigError && error.setting === 'COMPRESSION');
+  });
+});
 
 describe('CORS_ORIGINS', () => {
   it('is off when unset or empty', () => {
