@@ -17,7 +17,7 @@ import type { Config } from './config.js';
 import { installBodyParsers } from './http/body-parsers.js';
 import { consolePage } from './http/console-page.js';
 import { registerCompression } from './http/compression.js';
-import { installCors } from './http/cors.js';
+import { installCors, type CorsHeaders } from './http/cors.js';
 import { buildLazySerializer } from './http/lazy-serializers.js';
 import { createIdempotency, purgeExpiredKeys } from './http/idempotency.js';
 import { drainConnectionsOnClose } from './http/connection-drain.js';
@@ -86,7 +86,10 @@ const defined = <T>(items: readonly (T | undefined)[]): T[] => items.filter((ite
 export async function buildApp({ config, store, logStream, onRoute }: AppOptions): Promise<FastifyInstance> {
   const problems = createProblemHandlers();
   let unrouted: RequestStep | undefined;
+  let corsHeaders: CorsHeaders | undefined;
   const answerBeforeRouting = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // No hook runs for these answers: the CORS headers are set here (a page may read a 400 too).
+    corsHeaders?.(request, reply);
     Promise.resolve(unrouted?.(request, reply)).then(
       () => problems.handleError(error, request, reply),
       (refusal: unknown) => problems.handleError(refusal, request, reply),
@@ -163,7 +166,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   unrouted = runUnroutedSteps;
   problems.install(app, runUnroutedSteps);
   // Both before any route: they attach to routes as they are registered.
-  if (config.cors) installCors(app, config.cors, config.auth.mode !== 'none');
+  if (config.cors) corsHeaders = installCors(app, config.cors, config.auth.mode !== 'none');
   if (config.compression) await registerCompression(app);
 
   const metrics = createMetrics();

@@ -85,8 +85,14 @@ export function addVary(reply: FastifyReply, name: string): void {
 
 const isPreflight = (request: FastifyRequest) => request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
 
-/** Must run before any route is registered: it sees every route to learn the headers it takes. */
-export function installCors(app: FastifyInstance, cors: CorsOrigins, authenticates: boolean): void {
+/** Sets the CORS headers of an answer that is not a preflight's. */
+export type CorsHeaders = (request: FastifyRequest, reply: FastifyReply) => void;
+
+/**
+ * Must run before any route is registered: it sees every route to learn the headers it takes.
+ * Returns what sets an answer's headers, for answers made without Fastify's hooks (errors found while routing).
+ */
+export function installCors(app: FastifyInstance, cors: CorsOrigins, authenticates: boolean): CorsHeaders {
   const allows = (origin: string | undefined): origin is string => origin !== undefined && (cors.any || cors.origins.has(origin));
   const allowOrigin = (origin: string) => (cors.any ? '*' : origin);
 
@@ -132,7 +138,7 @@ export function installCors(app: FastifyInstance, cors: CorsOrigins, authenticat
     reply.send();
   });
 
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const corsHeaders: CorsHeaders = (request, reply) => {
     // Vary: Origin on every answer when the allow-list decides what it carries (Fetch §3.2.5), so a
     // cache never hands one origin's answer to another; with `*` the answer is the same for all.
     if (!cors.any) addVary(reply, 'Origin');
@@ -140,6 +146,10 @@ export function installCors(app: FastifyInstance, cors: CorsOrigins, authenticat
     if (allows(origin) && !isPreflight(request)) {
       reply.header('access-control-allow-origin', allowOrigin(origin)).header('access-control-expose-headers', EXPOSED_HEADERS);
     }
+  };
+  app.addHook('onSend', (request, reply, payload, done) => {
+    corsHeaders(request, reply);
     done(null, payload);
   });
+  return corsHeaders;
 }

@@ -159,6 +159,13 @@ describe('CORS with CORS_ORIGINS set', () => {
       assert.equal(missing.headers['access-control-allow-origin'], GOOD);
     });
 
+    it('an error found while routing (a path that is not valid percent-encoding) carries them too', async () => {
+      const response = await send(server.baseUrl, 'GET', '/users/%ZZ', { headers: { origin: GOOD } });
+      assert.equal(response.status, 400);
+      assert.equal(response.headers['access-control-allow-origin'], GOOD);
+      assert.ok(varyOf(response).includes('origin'));
+    });
+
     it('a handler\'s own Vary is kept: /events varies by Accept and by Origin', async () => {
       const response = await send(server.baseUrl, 'GET', '/events', { headers: { origin: GOOD, authorization: `Bearer ${keys.keys.reader}` } });
       assert.equal(response.status, 200);
