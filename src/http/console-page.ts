@@ -45,7 +45,8 @@ function load(folder: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const [name, type] of Object.entries(FILES)) {
     const body = readFileSync(`${folder}${name}`);
-    assets.set(name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+    // Weak: the same content goes out gzip- or br-encoded or plain (compression.ts compresses no answer with a strong tag).
+    assets.set(name, { body, type, etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
   }
   return assets;
 }
