@@ -26,12 +26,10 @@ import { join } from 'node:path';
 import { alternateWith } from './alternate.js';
 import { loadBenchOptions } from './bench-options.js';
 import { forEachStore } from './paired-services.js';
-import { createScratchDatabase } from './postgres-database.js';
 import type { RunningServer } from './processes.js';
 import type { Comparison } from './results.js';
 import { seededFields } from './seed-data.js';
-import { seedPostgres } from './seed-postgres.js';
-import { seedSqlite } from './seed-sqlite.js';
+import { seededDatabase } from './seeded-database.js';
 import { makeCredentials, startService } from './servers.js';
 import { runWrk } from './wrk-load.js';
 
@@ -60,13 +58,10 @@ const line = (label: string, c: Comparison) =>
 
 await forEachStore(options, async (store) => {
   const runDir = mkdtempSync(join(tmpdir(), `bench-compression-${store}-`));
-  const scratch = store === 'postgres' ? await createScratchDatabase(options.postgresUrl, 'compression') : undefined;
+  const db = await seededDatabase(options, store, runDir, 'compression');
   const servers: RunningServer[] = [];
   try {
-    const location = scratch?.url ?? join(runDir, 'users.db');
-    console.log(`${store}: seeding ${options.users} users`);
-    if (store === 'postgres') await seedPostgres(location, options.users);
-    else seedSqlite(location, options.users);
+    const { location } = db;
     const credentials = makeCredentials(runDir);
     // Load shedding off on both sides: a shed answer (503) is cheap and would count as a fast one.
     const side = (env: Record<string, string>) => ({ ...options, serviceEnv: { ...options.serviceEnv, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...env } });
@@ -109,7 +104,7 @@ await forEachStore(options, async (store) => {
     console.log(`${store}: ${line('search page of 100, br', pageBr)}`);
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
-    await scratch?.drop();
+    await db.drop();
     rmSync(runDir, { recursive: true, force: true });
   }
 });

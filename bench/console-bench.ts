@@ -24,11 +24,9 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { loadBenchOptions, type StoreKind } from './bench-options.js';
 import { describeMachine, loadAverage } from './machine.js';
-import { createScratchDatabase } from './postgres-database.js';
 import { killAll } from './processes.js';
 import { mix, personOf } from './seed-names.js';
-import { seedPostgres } from './seed-postgres.js';
-import { seedSqlite } from './seed-sqlite.js';
+import { seededDatabase } from './seeded-database.js';
 import { makeCredentials, startService, type Database } from './servers.js';
 
 const options = loadBenchOptions(process.cwd());
@@ -59,16 +57,9 @@ function typed(i: number): string {
 async function seeded(store: StoreKind, cleanups: (() => Promise<void>)[]): Promise<Database> {
   const kept = reuse[store];
   if (kept !== undefined) return { store, location: kept };
-  console.log(`[${store}] seeding ${options.users.toLocaleString('en')} users`);
-  if (store === 'sqlite') {
-    const location = join(runDir, `sqlite-${options.users}.db`);
-    seedSqlite(location, options.users);
-    return { store, location };
-  }
-  const scratch = await createScratchDatabase(options.postgresUrl, `console_${options.users}`);
-  cleanups.push(() => scratch.drop());
-  await seedPostgres(scratch.url, options.users);
-  return { store, location: scratch.url };
+  const db = await seededDatabase(options, store, runDir, 'console');
+  cleanups.push(() => db.drop());
+  return db;
 }
 
 const percentile = (values: number[], p: number) => {

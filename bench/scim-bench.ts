@@ -22,11 +22,9 @@ import type autocannon from 'autocannon';
 import { alternate } from './alternate.js';
 import { loadBenchOptions, type StoreKind } from './bench-options.js';
 import { forEachStore } from './paired-services.js';
-import { createScratchDatabase } from './postgres-database.js';
 import type { RunningServer } from './processes.js';
 import { seededFields } from './seed-data.js';
-import { seedPostgres } from './seed-postgres.js';
-import { seedSqlite } from './seed-sqlite.js';
+import { seededDatabase } from './seeded-database.js';
 import { makeCredentials, startService } from './servers.js';
 
 const options = loadBenchOptions(process.cwd());
@@ -98,12 +96,9 @@ async function pagingRatio(server: RunningServer, headers: Record<string, string
 
 await forEachStore(options, async (store) => {
   const runDir = mkdtempSync(join(tmpdir(), `bench-scim-${store}-`));
-  const scratch = store === 'postgres' ? await createScratchDatabase(options.postgresUrl, 'scim') : undefined;
+  const db = await seededDatabase(options, store, runDir, 'scim');
   try {
-    const location = scratch?.url ?? join(runDir, 'users.db');
-    console.log(`${store}: seeding ${options.users} users`);
-    if (store === 'postgres') await seedPostgres(location, options.users);
-    else seedSqlite(location, options.users);
+    const { location } = db;
     const credentials = makeCredentials(runDir);
     const server = await startService(options, runDir, { store, location }, credentials, { name: `scim-${store}` });
     try {
@@ -121,7 +116,7 @@ await forEachStore(options, async (store) => {
       await server.stop();
     }
   } finally {
-    await scratch?.drop();
+    await db.drop();
     rmSync(runDir, { recursive: true, force: true });
   }
 });
