@@ -99,5 +99,7 @@ export function nextPage(headers: Headers): string | undefined {
 export function describe(error: unknown): string {
   if (error instanceof ApiError) return `${error.problem.title ?? `HTTP ${error.status}`}${error.problem.detail ? `: ${error.problem.detail}` : ''}`;
   if (error instanceof DOMException && error.name === 'AbortError') return 'Cancelled.';
-  return 'The service could not be reached.';
+  // fetch fails with a TypeError when no answer came (network, refused connection).
+  if (error instanceof TypeError) return 'The service could not be reached.';
+  return error instanceof Error ? error.message : String(error);
 }

@@ -4,7 +4,7 @@
  * user changed in the meantime is not deleted unseen.
  */
 import { ApiError, describe, type Api } from './api.js';
-import { h } from './dom.js';
+import { h, isolate } from './dom.js';
 import { nameOf } from './user-names.js';
 import type { Tagged } from './user-requests.js';
 
@@ -26,8 +26,9 @@ export function deleteDialog(api: Api, current: Tagged, outcome: DeleteOutcome):
     h(
       'form',
       { method: 'dialog' },
-      h('h2', { id: 'delete-title' }, `Delete ${nameOf(user)}?`),
-      h('p', { id: 'delete-what' }, `This deletes ${nameOf(user)} (username ${user.username}, ${user.email_address}) for good: its keys become free and its data is erased from the change feed. To confirm, type the username ${user.username}.`),
+      h('h2', { id: 'delete-title' }, 'Delete ', isolate(nameOf(user)), '?'),
+      // Every value from the record is isolated: a right-to-left override in a name cannot reorder this sentence.
+      h('p', { id: 'delete-what' }, 'This deletes ', isolate(nameOf(user)), ' (username ', isolate(user.username), ', ', isolate(user.email_address), ') for good: its keys become free and its data is erased from the change feed. To confirm, type the username ', isolate(user.username), '.'),
       h('label', { for: 'confirm-username' }, 'Username'),
       typed,
       error,

@@ -30,6 +30,14 @@ export function replace(parent: Element, ...children: (Child | Child[])[]): void
   append(parent, children);
 }
 
+/**
+ * Text from a record (a name, an id) inside a sentence: isolated, so right-to-left
+ * overrides it holds cannot reorder the words around it (Unicode bidi, `<bdi>`).
+ */
+export function isolate(text: string): HTMLElement {
+  return h('bdi', {}, text);
+}
+
 let announcer: HTMLElement | undefined;
 
 /** Says `message` to screen readers (and shows it) in the page's one polite status region. */

@@ -4,7 +4,7 @@
  * happened meanwhile, then goes on live.
  */
 import { describe, type Api } from './api.js';
-import { announce, h, replace } from './dom.js';
+import { announce, h, isolate, replace } from './dom.js';
 import { follow, type FeedEvent } from './feed-follower.js';
 import { nameOf, type User } from './user-names.js';
 
@@ -20,9 +20,10 @@ async function feedEnd(api: Api): Promise<number> {
 function item(event: FeedEvent): HTMLElement {
   const data = event.data as Partial<User> & { erased?: boolean };
   const who = data.username ? nameOf(data as User) : event.subject;
-  const subject = event.type === 'user.deleted' || data.erased ? h('span', {}, who) : h('a', { href: `#/users/${event.subject}` }, who);
-  const by = event.origincredential ? ` by ${event.origincredential}` : '';
-  return h('li', {}, h('time', { datetime: event.time }, event.time.slice(11, 23)), ' ', subject, ` ${VERBS[event.type] ?? event.type}${by}`, h('span', { class: 'position' }, ` #${event.id}`));
+  // Names and ids are isolated (<bdi>): a right-to-left override in a name cannot reorder the words after it.
+  const subject = event.type === 'user.deleted' || data.erased ? isolate(who) : h('a', { href: `#/users/${event.subject}` }, isolate(who));
+  const by = event.origincredential ? [' by ', isolate(event.origincredential)] : [];
+  return h('li', {}, h('time', { datetime: event.time }, event.time.slice(11, 23)), ' ', subject, ` ${VERBS[event.type] ?? event.type}`, ...by, h('span', { class: 'position' }, ` #${event.id}`));
 }
 
 /** Renders the tail into `root`; returns the function that stops it (when the operator leaves the view). */
@@ -35,8 +36,13 @@ export function feedView(root: HTMLElement, api: Api): () => void {
   let running: AbortController | undefined;
   let position = 0;
   let stopped = false;
+  let paused = false;
+  /** Until the feed's end is known there is nothing to follow; a pause before then waits for it too. */
+  let ready = false;
 
   function start(): void {
+    if (stopped || paused || !ready) return;
+    running?.abort();
     const controller = new AbortController();
     running = controller;
     follow(api, position, controller.signal, {
@@ -52,12 +58,13 @@ export function feedView(root: HTMLElement, api: Api): () => void {
   }
 
   pause.addEventListener('click', () => {
-    const pausing = pause.getAttribute('aria-pressed') !== 'true';
+    const pausing = !paused;
+    paused = pausing;
     pause.setAttribute('aria-pressed', String(pausing));
     pause.textContent = pausing ? 'Resume' : 'Pause';
     if (pausing) {
       running?.abort();
-      state.textContent = `Paused at #${position}: changes are kept and shown when you resume.`;
+      state.textContent = ready ? `Paused at #${position}: changes are kept and shown when you resume.` : 'Paused: changes from now on are shown when you resume.';
     } else start();
     announce(pausing ? 'Live changes paused.' : 'Live changes resumed.');
   });
@@ -73,7 +80,8 @@ export function feedView(root: HTMLElement, api: Api): () => void {
   feedEnd(api).then(
     (end) => {
       position = end;
-      if (!stopped) start();
+      ready = true;
+      start();
     },
     (error: unknown) => (state.textContent = describe(error)),
   );

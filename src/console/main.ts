@@ -5,7 +5,7 @@
  * holds no credential and no personal data.
  */
 import { createApi, type ApiError } from './api.js';
-import { announce, h, replace } from './dom.js';
+import { announce, h, isolate, replace } from './dom.js';
 import { feedView } from './feed-view.js';
 import { searchView } from './search-view.js';
 import { currentToken, keptToken, signIn, signOut, type Session } from './session.js';
@@ -38,29 +38,41 @@ function end(notice?: string): void {
 function begin(started: Session): void {
   session = started;
   const { info } = started;
-  const who = info.auth_mode === 'none' ? 'No authentication (AUTH_MODE=none)' : `Signed in as ${info.id ?? 'unknown'}`;
+  const who = info.auth_mode === 'none' ? h('span', {}, 'No authentication (AUTH_MODE=none)') : h('span', {}, 'Signed in as ', isolate(info.id ?? 'unknown'));
   const out = h('button', { type: 'button' }, 'Sign out');
   out.addEventListener('click', () => end('Signed out.'));
   replace(account, h('span', {}, who, h('span', { class: 'scopes' }, ` (${info.scopes.join(', ')})`)), ' ', info.auth_mode === 'none' ? null : out);
   nav.hidden = false;
-  announce(who);
+  announce(who.textContent ?? '');
   route();
 }
 
-/** Shows the view the fragment names and moves focus to its heading, as a page load would. */
+/**
+ * Shows the view the fragment names and moves focus to its heading, as a page load would.
+ * Each view draws into a container of its own: an answer that arrives after the operator
+ * has moved on lands in a container no longer on the page, so it can never show one user
+ * (and its buttons) under another's address.
+ */
 function route(): void {
-  // `#main` is the skip link's target, not a view.
-  if (session === undefined || (location.hash !== '' && !location.hash.startsWith('#/'))) return;
+  if (session === undefined) return;
   leaveView?.();
   leaveView = undefined;
-  const path = location.hash.replace(/^#/, '') || '/users';
-  const user = /^\/users\/([0-9a-f-]{36})$/.exec(path);
+  const path = location.hash.startsWith('#/') ? location.hash.slice(1) : '/users';
+  const user = /^\/users\/([0-9a-fA-F-]{36})$/.exec(path);
   for (const link of nav.querySelectorAll('a')) link.toggleAttribute('aria-current', link.getAttribute('href') === `#${path}`);
-  if (user) userView(main, api, session, user[1] as string, () => (location.hash = '#/users'));
-  else if (path === '/changes') leaveView = feedView(main, api);
-  else searchView(main, api, (uid) => (location.hash = `#/users/${uid}`));
-  main.querySelector('h1')?.focus();
+  const view = document.createElement('div');
+  main.replaceChildren(view);
+  if (user) userView(view, api, session, (user[1] as string).toLowerCase(), () => (location.hash = '#/users'));
+  else if (path === '/changes') leaveView = feedView(view, api);
+  else searchView(view, api, (uid) => (location.hash = `#/users/${uid}`));
+  view.querySelector('h1')?.focus();
 }
+
+// The skip link moves focus without touching the fragment, which names the view.
+document.querySelector('a.skip')?.addEventListener('click', (event) => {
+  event.preventDefault();
+  main.focus();
+});
 
 window.addEventListener('hashchange', route);
 

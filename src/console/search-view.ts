@@ -56,10 +56,18 @@ export function searchView(root: HTMLElement, api: Api, open: (uid: string) => v
       return key.focus();
     }
     openError.textContent = '';
+    const [keyName, value] = [ref.slice(0, colon), ref.slice(colon + 1)];
     // The value is percent-encoded whole: colons, slashes, '%' and '+' in it stay part of the value.
-    const path = `/users/${ref.slice(0, colon)}:${encodeURIComponent(ref.slice(colon + 1))}`;
-    api.request<User>('GET', path).then(
-      ({ body }) => open(body.uid),
+    // external_id is no lookup key of the API (the IdP's id, not the directory's): it is a search filter naming one user at most.
+    const found =
+      keyName === 'external_id'
+        ? api.request<User[]>('GET', `/users?external_id=${encodeURIComponent(value)}&limit=1`).then(({ body }) => {
+            if (body[0] === undefined) throw new Error(`No user has the external id ${value}.`);
+            return body[0];
+          })
+        : api.request<User>('GET', `/users/${keyName}:${encodeURIComponent(value)}`).then(({ body }) => body);
+    found.then(
+      (user) => open(user.uid),
       (error: unknown) => {
         openError.textContent = describe(error);
         key.focus();

@@ -6,7 +6,7 @@
  */
 import { ApiError, describe, type Api } from './api.js';
 import { h, replace } from './dom.js';
-import { changesOf, EDITABLE, patchOf, valueAt, type Patch } from './user-fields.js';
+import { changesOf, EDITABLE, mergePatches, patchOf, valueAt, type Patch } from './user-fields.js';
 import { readUser, patchUser, type Tagged } from './user-requests.js';
 
 export function editForm(api: Api, current: Tagged, saved: (tagged: Tagged, message: string) => void, cancel: () => void): HTMLElement {
@@ -35,13 +35,14 @@ export function editForm(api: Api, current: Tagged, saved: (tagged: Tagged, mess
   );
 
   function patchFromForm(base: Tagged): Patch | undefined {
-    const edited = new Map([...inputs].map(([path, input]) => [path, input.value.trim()]));
+    // As typed: a field is sent only when its text differs from the stored value, so an untouched field is never rewritten.
+    const edited = new Map([...inputs].map(([path, input]) => [path, input.value]));
     const patch = patchOf(base.user, edited);
     if (extra.value.trim() === '') return patch;
     try {
       const more: unknown = JSON.parse(extra.value);
       if (more === null || typeof more !== 'object' || Array.isArray(more)) throw new Error();
-      return { ...patch, ...(more as Patch) };
+      return mergePatches(patch, more as Patch);
     } catch {
       error.textContent = 'More changes must be a JSON object.';
       extra.focus();

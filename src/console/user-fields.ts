@@ -63,6 +63,23 @@ export function patchOf(user: User, edited: ReadonlyMap<string, string>): Patch 
   return patch;
 }
 
+const isObject = (value: unknown): value is Patch => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * One merge patch doing what `first` then `second` do (RFC 7396): objects in both are
+ * merged member by member, so `{"name": {"formatted": …}}` keeps a given name edited in
+ * the form; elsewhere `second` wins.
+ */
+export function mergePatches(first: Patch, second: Patch): Patch {
+  const merged: Patch = { ...first };
+  for (const [key, value] of Object.entries(second)) {
+    const next = isObject(merged[key]) && isObject(value) ? mergePatches(merged[key] as Patch, value) : value;
+    // Defined, not assigned: a member named `__proto__` stays a member (and the service answers it).
+    Object.defineProperty(merged, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return merged;
+}
+
 /** The changes a patch makes, field by field, for the conflict view: [label, the operator's value]. */
 export function changesOf(patch: Patch): [string, string][] {
   const out: [string, string][] = [];

@@ -4,7 +4,7 @@
  * credential and the door the change came through).
  */
 import { describe, nextPage, type Api } from './api.js';
-import { h, replace } from './dom.js';
+import { h, isolate, replace } from './dom.js';
 
 interface FeedEvent {
   id: string;
@@ -27,10 +27,11 @@ function changedFields(before: Record<string, unknown> | undefined, after: Recor
   return [...keys].filter((key) => !HIDDEN.has(key) && JSON.stringify(before[key]) !== JSON.stringify(after[key]));
 }
 
-function whoOf(event: FeedEvent): string {
+/** Who made a change, with the credential's and client's ids isolated (they come from tokens). */
+function whoOf(event: FeedEvent): (string | HTMLElement)[] {
   const door = event.origininterface ? ` via ${event.origininterface === 'rest' ? 'the API' : event.origininterface === 'scim' ? 'SCIM' : 'an import'}` : '';
-  const client = event.originclient ? ` (client ${event.originclient})` : '';
-  return event.origincredential ? `${event.origincredential}${client}${door}` : door.trim() || 'unknown';
+  const client = event.originclient ? [' (client ', isolate(event.originclient), ')'] : [];
+  return event.origincredential ? [isolate(event.origincredential), ...client, door] : [door.trim() || 'unknown'];
 }
 
 export function historySection(api: Api, uid: string): HTMLElement {
@@ -55,7 +56,7 @@ export function historySection(api: Api, uid: string): HTMLElement {
       const rows = events.map((event, index) => {
         const fields = event.type === 'user.updated' ? changedFields(events[index - 1]?.data, event.data) : [];
         const what = event.data.erased ? `${VERBS[event.type]} (data erased since the deletion)` : fields.length > 0 ? `${VERBS[event.type]}: ${fields.join(', ')}` : VERBS[event.type];
-        return h('tr', {}, h('td', {}, h('time', { datetime: event.time }, event.time.replace('T', ' ').replace('Z', ' UTC'))), h('td', {}, what), h('td', {}, String(event.data.version ?? '')), h('td', {}, whoOf(event)));
+        return h('tr', {}, h('td', {}, h('time', { datetime: event.time }, event.time.replace('T', ' ').replace('Z', ' UTC'))), h('td', {}, what), h('td', {}, String(event.data.version ?? '')), h('td', {}, ...whoOf(event)));
       });
       replace(
         body,

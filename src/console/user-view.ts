@@ -6,7 +6,7 @@
  */
 import { ApiError, describe, type Api } from './api.js';
 import { deleteDialog } from './delete-dialog.js';
-import { announce, h, replace } from './dom.js';
+import { announce, h, isolate, replace } from './dom.js';
 import { editForm } from './user-edit.js';
 import { display } from './user-fields.js';
 import { historySection } from './user-history.js';
@@ -73,7 +73,7 @@ export function userView(root: HTMLElement, api: Api, session: Session, uid: str
     replace(
       root,
       h('p', {}, h('a', { href: '#/users' }, '← Back to the search')),
-      h('h1', { tabindex: '-1' }, nameOf(user), ' ', h('span', { class: user.active === false ? 'badge inactive' : 'badge' }, user.active === false ? 'Deactivated' : 'Active')),
+      h('h1', { tabindex: '-1' }, isolate(nameOf(user)), ' ', h('span', { class: user.active === false ? 'badge inactive' : 'badge' }, user.active === false ? 'Deactivated' : 'Active')),
       notice,
       actions,
       editing,

@@ -30,6 +30,8 @@ export const EventsQuery = Type.Object(
     ),
     subject: Type.Optional({
       ...Uid,
+      // A bare UUID: the `uuid` format alone also takes a `urn:uuid:` prefix, which is no uid.
+      pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
       description:
         'Only the events of the user with this uid (its history: created, every change, deleted; erased data once deleted). JSON pages only: a stream refuses it. `Link: rel="next"` starts after the last event of the page, or at `Feed-Position` when the page is not full (no more of its events up to there).',
     }),

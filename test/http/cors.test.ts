@@ -54,17 +54,18 @@ describe('CORS with CORS_ORIGINS set', () => {
 
     const routes: [string, string, string, string, string][] = [
       // path, requested method, methods allowed, headers of the requested method's route
-      ['/users/{uid}', 'PUT', 'GET, HEAD, PUT, PATCH, DELETE', 'x-request-id, authorization, content-type, if-match', 'the canonical path: PUT reads If-Match and a body'],
-      ['/users/{uid}', 'PATCH', 'GET, HEAD, PUT, PATCH, DELETE', 'x-request-id, authorization, content-type, if-match, idempotency-key', 'PATCH also takes Idempotency-Key'],
-      ['/users/{uid}', 'DELETE', 'GET, HEAD, PUT, PATCH, DELETE', 'x-request-id, authorization, if-match', 'DELETE takes no body'],
+      ['/users/{uid}', 'PUT', 'GET, HEAD, PUT, PATCH, DELETE', 'x-request-id, authorization, content-type, if-match, if-none-match', 'the canonical path: PUT reads both preconditions and a body'],
+      ['/users/{uid}', 'PATCH', 'GET, HEAD, PUT, PATCH, DELETE', 'x-request-id, authorization, content-type, if-match, if-none-match, idempotency-key', 'PATCH also takes Idempotency-Key'],
+      ['/users/{uid}', 'DELETE', 'GET, HEAD, PUT, PATCH, DELETE', 'x-request-id, authorization, if-match, if-none-match', 'DELETE takes no body'],
       ['/users/{uid}', 'GET', 'GET, HEAD, PUT, PATCH, DELETE', 'x-request-id, authorization, if-none-match', 'a read takes If-None-Match'],
       ['/users/username:someone', 'GET', 'GET, HEAD', 'x-request-id, authorization, if-none-match', 'a lookup path is read-only'],
       ['/users', 'POST', 'GET, HEAD, POST', 'x-request-id, authorization, content-type, idempotency-key', 'a create'],
       ['/users?q=ann', 'GET', 'GET, HEAD, POST', 'x-request-id, authorization', 'a search reads no conditional header'],
       ['/events', 'GET', 'GET, HEAD', 'x-request-id, authorization, last-event-id', 'the change feed takes Last-Event-ID'],
-      ['/scim/v2/Users/{uid}', 'PATCH', 'GET, HEAD, PUT, PATCH, DELETE', 'x-request-id, authorization, content-type, if-match', 'SCIM too'],
+      ['/scim/v2/Users/{uid}', 'PATCH', 'GET, HEAD, PUT, PATCH, DELETE', 'x-request-id, authorization, content-type, if-match, if-none-match', 'SCIM too'],
       ['/scim/v2/Users', 'POST', 'GET, HEAD, POST', 'x-request-id, authorization, content-type, idempotency-key', 'a SCIM create'],
       ['/openapi.json', 'GET', 'GET, HEAD', 'x-request-id', 'a public route takes no credential'],
+      ['/credential', 'GET', 'GET, HEAD', 'x-request-id, authorization', 'who am I: any valid credential'],
     ];
     for (const [path, method, methods, headers, why] of routes) {
       it(`${method} ${path}: Allow-Methods ${methods}; Allow-Headers ${headers} (${why})`, async () => {
