@@ -8,9 +8,9 @@
  * in no URL and in no storage, and the content security policy refuses nothing.
  */
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { apiKeysFixture, type ApiKeysFixture } from '../helpers/auth-fixtures.js';
+import { apiKeysFixture, AUDIENCE, ISSUER, jwtFixture, type ApiKeysFixture, type JwtFixture } from '../helpers/auth-fixtures.js';
 import { chromiumSkip, launchChromium } from '../helpers/chromium.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -174,6 +174,40 @@ describeEachStore('the console in Chromium', (kind) => {
     await tail.getByText(/Dave Paused created by /).waitFor();
     assert.equal(await tail.getByText(/Carol Tail created/).count(), 1, 'each event once');
     await watch.assertClean([keys.keys.admin]);
+    await page.close();
+  });
+});
+
+describe('the console signed in with an OIDC access token', chromiumSkip ? { skip: chromiumSkip } : {}, () => {
+  let jwt: JwtFixture;
+  let server: TestServer;
+  let browser: Browser;
+  before(async () => {
+    jwt = await jwtFixture();
+    server = await startTestServer({ env: { AUTH_MODE: 'jwt', JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE, JWT_JWKS_FILE: jwt.jwksFile } });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    jwt?.cleanup();
+  });
+
+  it("names the token's subject, offers what its scopes allow, and an expired token is refused", async () => {
+    const page = await browser.newPage();
+    const watch = watchPage(page, server.baseUrl);
+    const reader = await jwt.token({ sub: 'support-7', scope: 'users:read' });
+    const expired = await jwt.token({ sub: 'support-7', exp: Math.floor(Date.now() / 1000) - 3600 });
+    await page.goto(`${server.baseUrl}/console`);
+    await page.getByLabel('OIDC access token').check();
+    await page.getByLabel('Key or token').fill(expired);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'bearer token' }).waitFor();
+    await page.getByLabel('Key or token').fill(reader);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('#account').getByText('Signed in as support-7').waitFor();
+    assert.match(await page.locator('#account').innerText(), /\(users:read\)/);
+    await watch.assertClean([reader, expired]);
     await page.close();
   });
 });
