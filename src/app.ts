@@ -166,7 +166,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   unrouted = runUnroutedSteps;
   problems.install(app, runUnroutedSteps);
   // Both before any route: they attach to routes as they are registered.
-  if (config.cors) corsHeaders = installCors(app, config.cors, config.auth.mode !== 'none');
+  if (config.cors) corsHeaders = installCors(app, config.cors, config.auth.mode !== 'none', admit);
   if (config.compression) await registerCompression(app);
 
   const metrics = createMetrics();

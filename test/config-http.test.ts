@@ -62,6 +62,10 @@ describe('CORS_ORIGINS', () => {
       ['null', /sandboxed/],
       ['https://a.example,,https://b.example', /empty/],
       ['https://a.example,', /empty/],
+      // The URL parser reads `\` as `/` and drops tabs: these would silently become another origin.
+      ['https://evil.example\\.console.example.com', /scheme:\/\/host/],
+      ['https://console.example.com\\', /scheme:\/\/host/],
+      ['https://a.ex\tample', /scheme:\/\/host/],
     ];
     for (const [value, why] of cases) assert.match(refusal(value), why, value);
   });

@@ -8,7 +8,8 @@
  *   when they tie (as browsers send them: `gzip, deflate, br`): on a search page
  *   of 100 users br (quality 4, the plugin's default) saved 5 % more bytes than
  *   gzip for several times its CPU (docs/performance.md, "Compression"). `*`
- *   counts as gzip; a coding with q=0 is never used; with no acceptable coding
+ *   stands for the codings the field does not name (accept-encoding.ts); a
+ *   coding with q=0 is never used; with no acceptable coding
  *   (`identity;q=0` alone among them) the answer is sent uncoded, as §12.5.3
  *   allows.
  * - only bodies of at least COMPRESSION_THRESHOLD_BYTES: below that, the coding's
@@ -32,6 +33,7 @@
  */
 import compress from '@fastify/compress';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { spellOutWildcard } from './accept-encoding.js';
 
 /** Smallest body that is compressed, in bytes (1 KiB). */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
@@ -47,6 +49,10 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   // Before the plugin's own onRoute hook, which reads `compress`.
   app.addHook('onRoute', (route) => {
     if (route.compress === undefined && declaresEntityTag(route)) route.compress = false;
+  });
+  app.addHook('onRequest', async (request) => {
+    const accepted = request.headers['accept-encoding'];
+    if (typeof accepted === 'string' && accepted.includes('*')) request.headers['accept-encoding'] = spellOutWildcard(accepted);
   });
   await app.register(compress, {
     global: true,

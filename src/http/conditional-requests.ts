@@ -3,10 +3,20 @@
  * comparison (§8.8.3.2: a weak tag never matches); If-None-Match the weak one.
  */
 
-/** The entity tags of a list header, or `'*'`. Malformed members are dropped, so they never match. */
+/** One entity tag, exactly (RFC 9110 §8.8.3): `W/` is case-sensitive. */
+const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
+
+/**
+ * The entity tags of a list header read leniently, for a read's If-None-Match, or `'*'`:
+ * member by member, a member that is not exactly an entity tag (`w/"x"`, `xyzzy"x"`) is
+ * dropped, so it never matches. A read is safe whatever it answers; writes read strictly.
+ */
 export function parseEntityTags(header: string): string[] | '*' {
   if (header.trim() === '*') return '*';
-  return header.match(/(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"/g) ?? [];
+  return header
+    .split(',')
+    .map((member) => member.replace(/^[ \t]+|[ \t]+$/g, ''))
+    .filter((member) => ENTITY_TAG.test(member));
 }
 
 /**
@@ -34,9 +44,13 @@ export function parseEntityTagList(header: string): string[] | '*' | undefined {
   return tags.length === 0 ? undefined : tags;
 }
 
-/** If-Match: whether `currentTag` satisfies it (the resource exists: §13.1.1). */
+/**
+ * If-Match, read strictly (parseEntityTagList): whether `currentTag` satisfies it (the
+ * resource exists: §13.1.1). A value that is not `*` or a list of entity tags matches
+ * nothing, so the write is refused; a weak tag never matches (strong comparison).
+ */
 export function ifMatchHolds(header: string, currentTag: string): boolean {
-  const tags = parseEntityTags(header);
+  const tags = parseEntityTagList(header) ?? [];
   return tags === '*' || tags.includes(currentTag);
 }
 

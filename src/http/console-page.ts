@@ -64,12 +64,15 @@ export async function consolePage(app: FastifyInstance): Promise<void> {
     reply.header('etag', asset.etag).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
     if (name === 'index.html') reply.header('content-security-policy', CONSOLE_CSP).header('x-frame-options', 'DENY');
     const cached = request.headers['if-none-match'];
-    if (cached !== undefined && ifNoneMatchMatches(cached, asset.etag)) return reply.code(304).send();
+    // No body: a 304 carries neither Content-Length nor Content-Type (RFC 9110 §15.4.5).
+    if (cached !== undefined && ifNoneMatchMatches(cached, asset.etag)) return reply.code(304).send(undefined as never);
     return reply.type(asset.type).send(asset.body);
   };
-  const hide = { hide: true };
-  app.get('/console', { config: { access: 'public' }, schema: hide }, send('index.html'));
-  app.get('/console/', { config: { access: 'public' }, schema: hide }, send('index.html'));
-  app.get('/console/console.js', { config: { access: 'public' }, schema: hide }, send('console.js'));
-  app.get('/console/console.css', { config: { access: 'public' }, schema: hide }, send('console.css'));
+  // GET and HEAD share each route: Fastify's automatic HEAD route would give a 304 a
+  // Content-Length (RFC 9110 §8.6); Node itself drops the body of a HEAD response.
+  const serve = (url: string, name: string) => app.route({ method: ['GET', 'HEAD'], url, config: { access: 'public' }, schema: { hide: true }, handler: send(name) });
+  serve('/console', 'index.html');
+  serve('/console/', 'index.html');
+  serve('/console/console.js', 'console.js');
+  serve('/console/console.css', 'console.css');
 }

@@ -18,8 +18,13 @@ export type CorsOrigins = { readonly any: true } | { readonly any: false; readon
 
 export class CorsOriginsError extends Error {}
 
-/** `scheme://authority` and nothing after it: a `/` (even a lone trailing one), `?` or `#` is not part of an origin. */
-const ORIGIN_SHAPE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@]+$/;
+/**
+ * `scheme://authority` and nothing after it: a `/` (even a lone trailing one), `?` or `#`
+ * is not part of an origin. Nor is a `\` (the URL parser reads it as `/`, so
+ * `https://evil.example\.good.example` would become `https://evil.example`), whitespace
+ * or a control character (the parser strips tabs and newlines from inside a URL).
+ */
+const ORIGIN_SHAPE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@\\\s\x00-\x1f\x7f]+$/;
 /** A DNS name (after IDNA) or an IP literal: `*.example.com` and other patterns are not origins. */
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
 

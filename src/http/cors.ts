@@ -92,7 +92,12 @@ export type CorsHeaders = (request: FastifyRequest, reply: FastifyReply) => void
  * Must run before any route is registered: it sees every route to learn the headers it takes.
  * Returns what sets an answer's headers, for answers made without Fastify's hooks (errors found while routing).
  */
-export function installCors(app: FastifyInstance, cors: CorsOrigins, authenticates: boolean): CorsHeaders {
+/**
+ * `admit` is the admission step every request meets first (request-admission.ts): a
+ * preflight skips authentication and the rate limit, never the checks of the request
+ * itself (one Host, one Authorization, the request id, refusal while closing).
+ */
+export function installCors(app: FastifyInstance, cors: CorsOrigins, authenticates: boolean, admit: (request: FastifyRequest, reply: FastifyReply) => void): CorsHeaders {
   const allows = (origin: string | undefined): origin is string => origin !== undefined && (cors.any || cors.origins.has(origin));
   const allowOrigin = (origin: string) => (cors.any ? '*' : origin);
 
@@ -122,6 +127,12 @@ export function installCors(app: FastifyInstance, cors: CorsOrigins, authenticat
     const allowOf = request.routeOptions.config?.allowOf;
     // Not allowed, or no route serves the path: processed as any OPTIONS.
     if (!allows(origin) || allowOf === undefined || request.routeOptions.url === undefined) return done();
+    try {
+      // Synchronous (createAdmission): a refusal is thrown, and answered as a problem.
+      admit(request, reply);
+    } catch (refusal) {
+      return done(refusal as Error);
+    }
     reply.code(204).header('access-control-allow-origin', allowOrigin(origin)).header('vary', PREFLIGHT_VARY);
     const method = String(request.headers['access-control-request-method']);
     const methods = allowOf(request).allow.split(', ');

@@ -19,14 +19,17 @@ const instanceOfSocket = new WeakMap<Socket, string>();
 
 /**
  * Method and problem instance of the request line in what the parser had read. A line
- * that cannot be read (and no earlier request on the connection) names no path: `/`.
+ * that cannot be read names no path: `/`. Only when the parser had read nothing of a new
+ * request (a timeout while the body of the connection's current request arrives) is the
+ * current request's path named: otherwise that path belongs to an earlier request.
  */
 function requestLine(error: ParserError, socket: Socket): { method?: string; instance: string } {
   const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
   const line = raw.subarray(0, 4096).toString('latin1').split('\r\n', 1)[0] ?? '';
   const method = /^([A-Z]{1,20}) /.exec(line)?.[1];
   const target = /^[A-Z]{1,20} ([\x21-\x7e]{1,2048}) HTTP\/1\.[01]$/.exec(line)?.[1];
-  return { method, instance: target === undefined ? (instanceOfSocket.get(socket) ?? ROOT_INSTANCE) : problemInstance(target) };
+  if (target !== undefined) return { method, instance: problemInstance(target) };
+  return { method, instance: raw.length === 0 ? (instanceOfSocket.get(socket) ?? ROOT_INSTANCE) : ROOT_INSTANCE };
 }
 
 /** The status line, headers and body of a problem answered outside Fastify. */

@@ -190,16 +190,17 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id.toLowerCase();
   const userNotFound = () => new ScimError(404, 'No user has this id.');
 
-  app.get('/Users/:id', { ...tagged, config: readOne, schema: { hide: true }, preValidation: wellFormedQuery([]) }, async (request, reply) => {
+  // GET and HEAD share one route: Fastify's automatic HEAD route would give a 304 a Content-Length (RFC 9110 §8.6).
+  app.route({ method: ['GET', 'HEAD'], url: '/Users/:id', ...tagged, config: readOne, schema: { hide: true }, preValidation: wellFormedQuery([]), handler: async (request, reply) => {
     const parameters = listParameters(request.query as Record<string, unknown>, READ_PARAMETERS);
     const user = await service.findUser(idOf(request));
     if (user === undefined) throw userNotFound();
     // RFC 7644 §3.14: a version the client holds is answered 304, without a body.
     const ifNoneMatch = request.headers['if-none-match'];
     const etag = etagOf(user);
-    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) return reply.code(304).header('etag', etag).header('content-location', locationOf(user.uid)).send();
+    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) return reply.code(304).header('etag', etag).header('content-location', locationOf(user.uid)).send(undefined as never);
     return userReply(reply, user, projector(parameters));
-  });
+  } });
 
   // PUT replaces what SCIM shows; a PUT must not reactivate a user by leaving `active` out.
   app.put('/Users/:id', { ...tagged, config: writeOne('Replace'), schema: JSON_BODY_SCHEMA, preValidation: storable }, async (request, reply) => {

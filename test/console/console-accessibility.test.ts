@@ -47,16 +47,17 @@ async function screen(page: Page, name: string, fullPage = false): Promise<void>
   if (SAVE) await page.screenshot({ path: join(REPO_ROOT, 'docs', `console-${name}.png`), fullPage });
 }
 
-/** A GET whose body is counted as sent (fetch would decompress it). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; encoding: string | undefined; bytes: number }> {
+/** A request whose body is counted as sent (fetch would decompress it), with the headers as sent. */
+function rawRequest(method: string, url: string, headers: Record<string, string>): Promise<{ status: number; encoding: string | undefined; contentLength: string | undefined; bytes: number }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { headers }, (res) => {
+      .request(url, { method, headers }, (res) => {
         let bytes = 0;
         res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], bytes }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], contentLength: res.headers['content-length'], bytes }));
       })
-      .on('error', reject);
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -95,10 +96,17 @@ describe('the console for keyboard and screen-reader users', chromiumSkip ? { sk
     assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
     const again = await fetch(`${server.baseUrl}/console`, { headers: { 'if-none-match': String(page.headers.get('etag')) } });
     assert.equal(again.status, 304);
+    for (const asset of ['/console', '/console/console.js']) {
+      const etag = String((await fetch(`${server.baseUrl}${asset}`, { method: 'HEAD' })).headers.get('etag'));
+      assert.match(etag, /^W\/"/, 'a weak tag: the asset may go out compressed');
+      const head = await rawRequest('HEAD', `${server.baseUrl}${asset}`, { 'if-none-match': etag });
+      assert.equal(head.status, 304, asset);
+      assert.equal(head.contentLength, undefined, `${asset}: a 304 carries no Content-Length (RFC 9110 §8.6)`);
+    }
     // As a browser asks: the bytes sent, compressed by the service (http/compression.ts).
     let compressed = 0;
     for (const asset of ['/console', '/console/console.js', '/console/console.css']) {
-      const sent = await rawGet(`${server.baseUrl}${asset}`, { 'accept-encoding': 'gzip, deflate, br' });
+      const sent = await rawRequest('GET', `${server.baseUrl}${asset}`, { 'accept-encoding': 'gzip, deflate, br' });
       assert.equal(sent.status, 200, asset);
       if (asset !== '/console') assert.equal(sent.encoding, 'gzip', `${asset} is sent compressed`);
       compressed += sent.bytes;

@@ -89,6 +89,12 @@ describe('response compression', () => {
     ['br;q=0, gzip', 'gzip'],
     ['br;q=0, *', 'gzip'],
     ['*', 'gzip'],
+    // `*` stands for the codings not named: one refused by name is never chosen through it.
+    ['gzip;q=0, *', 'br'],
+    ['br;q=0, gzip;q=0, *', undefined],
+    ['gzip;q=0, br;q=0.5, *', 'br'],
+    ['*;q=0.5, gzip;q=0.1', 'br'],
+    ['*;q=0', undefined],
     ['identity;q=0, gzip;q=0.1', 'gzip'],
     ['GZIP', 'gzip'],
     ['deflate', undefined],

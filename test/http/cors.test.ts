@@ -11,6 +11,7 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { apiKeysFixture, type ApiKeysFixture } from '../helpers/auth-fixtures.js';
 import { send, type TestResponse } from '../helpers/http-client.js';
+import { rawExchange, rawResponse } from '../helpers/raw-exchange.js';
 import { newUser, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const GOOD = 'https://good.example.com';
@@ -50,6 +51,18 @@ describe('CORS with CORS_ORIGINS set', () => {
       assert.equal(response.headers['access-control-max-age'], '600');
       assert.equal(response.headers['access-control-allow-credentials'], undefined, 'the credential is a header, never a cookie');
       assert.equal(response.headers['www-authenticate'], undefined);
+      assert.match(String(response.headers['x-request-id']), /^[0-9a-f-]{36}$/, 'a preflight is admitted like any request: it gets its id');
+    });
+
+    it('a preflight meets admission: two Host headers, no Host, or two Authorization headers are a 400 problem, not a 204', async () => {
+      const port = Number(new URL(server.baseUrl).port);
+      const head = (lines: string[]) => [`OPTIONS /users HTTP/1.1\r\n${lines.join('\r\n')}\r\nOrigin: ${GOOD}\r\nAccess-Control-Request-Method: POST\r\nConnection: close\r\n\r\n`];
+      for (const lines of [['Host: a', 'Host: b'], [], ['Host: a', 'Authorization: Bearer x', 'Authorization: Bearer y']]) {
+        const answer = rawResponse(await rawExchange(port, head(lines)));
+        assert.equal(answer.status, 400, lines.join(' / '));
+        assert.equal(answer.body?.type, '/problems/malformed-request');
+        assert.doesNotMatch(answer.headers, /access-control-allow-methods/);
+      }
     });
 
     const routes: [string, string, string, string, string][] = [

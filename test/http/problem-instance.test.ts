@@ -5,6 +5,7 @@
  * out over raw sockets, since no HTTP client sends these request lines as written.
  */
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { problemInstance } from '../../src/http/problem-instance.js';
@@ -45,6 +46,32 @@ describe('problem instance of hostile request targets', () => {
     const { status, body } = await problemFor('GARBAGE');
     assert.equal(status, 400);
     assert.equal(body.instance, '/');
+  });
+
+  it("a malformed request after an answered one on the same connection names the root, not the earlier request's path", async () => {
+    // The second request is sent only once the first is answered, so the parser reads it alone.
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    const until = (done: (text: string) => boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => (done(received) ? resolve() : undefined);
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.toString('latin1');
+          check();
+        });
+        socket.on('close', () => (done(received) ? resolve() : reject(new Error(`closed: ${received}`))));
+        socket.on('error', reject);
+      });
+    const first = until((text) => text.includes('{"status":"ok"}'));
+    socket.write('GET /healthz?secret=1 HTTP/1.1\r\nHost: service.test\r\n\r\n');
+    await first;
+    const second = until((text) => /"instance":"[^"]*"/.test(text.slice(text.indexOf('{"status":"ok"}'))));
+    socket.write('GARBAGE\r\n\r\n');
+    await second;
+    socket.destroy();
+    const answer = received.slice(received.indexOf('{"status":"ok"}'));
+    assert.match(answer, /^\{"status":"ok"\}HTTP\/1\.1 400 /);
+    assert.equal(/"instance":"([^"]*)"/.exec(answer)?.[1], '/');
   });
 
   it('OPTIONS *: a problem whose instance is the root, not "*"', async () => {

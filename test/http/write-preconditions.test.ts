@@ -71,6 +71,13 @@ describeEachStore('If-None-Match on writes', (kind) => {
         ['If-None-Match with the weak form of the current tag (weak comparison)', (etag) => ({ 'if-none-match': `W/${etag}` })],
         ['a matching If-Match and a matching If-None-Match', (etag) => ({ 'if-match': etag, 'if-none-match': etag })],
         ['a failing If-Match and a non-matching If-None-Match', () => ({ 'if-match': '"stale"', 'if-none-match': '"other"' })],
+        // If-Match is read strictly: the current tag inside a value that is no list of entity tags matches nothing.
+        ['If-Match with the current tag among words', (etag) => ({ 'if-match': `foo bar ${etag} junk` })],
+        ['If-Match with the current tag after garbage', (etag) => ({ 'if-match': `xyzzy${etag}` })],
+        ['If-Match with a lower-case weak prefix (no entity tag)', (etag) => ({ 'if-match': `w/${etag}` })],
+        ['If-Match with a space inside the weak prefix', (etag) => ({ 'if-match': `W/ ${etag}` })],
+        ['If-Match with a malformed member before the current tag', (etag) => ({ 'if-match': `garbage, ${etag}` })],
+        ['If-Match with the weak form of the current tag (strong comparison)', (etag) => ({ 'if-match': `W/${etag}` })],
       ];
       for (const [name, headers] of refused) {
         it(`answers 412 to ${name}, and changes nothing`, async () => {
@@ -131,7 +138,10 @@ describeEachStore('If-None-Match on writes', (kind) => {
   });
 
   it('GET still ignores members of If-None-Match that are not entity tags: a 200, never a 400', async () => {
-    const { user } = await created();
+    const { user, etag } = await created();
     assert.equal((await server.get(`/users/${user.uid}`, { 'if-none-match': 'xyzzy' })).status, 200);
+    // Member by member: the current tag inside a member that is not exactly an entity tag does not match.
+    for (const value of [`w/${etag}`, `xyzzy${etag}`, `foo ${etag}`]) assert.equal((await server.get(`/users/${user.uid}`, { 'if-none-match': value })).status, 200, value);
+    assert.equal((await server.get(`/users/${user.uid}`, { 'if-none-match': `"other" , W/${etag}` })).status, 304);
   });
 });

@@ -288,6 +288,10 @@ describeEachStore('SCIM /scim/v2/Users (RFC 7644)', (kind) => {
         assert.equal(res.status, 304, `If-None-Match: ${tagValue} → ${res.status} ${res.text.slice(0, 200)}`);
         assert.equal(res.text, '');
         assert.equal(res.headers.etag, etag);
+        // HEAD too, and a 304 carries no Content-Length (RFC 9110 §8.6).
+        const head = await scim('HEAD', `/Users/${user.id}`, undefined, { 'if-none-match': tagValue });
+        assert.equal(head.status, 304);
+        assert.equal(head.headers['content-length'], undefined);
       }
       const changed = await scim('GET', `/Users/${user.id}`, undefined, { 'if-none-match': stale });
       assertScimOk(changed, 200);
