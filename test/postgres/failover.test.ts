@@ -12,7 +12,11 @@
  * user is duplicated; the feed holds exactly one event per write that took effect,
  * at dense positions, and the consumer received every position once, in order.
  * A stale writer (the old primary restarted from its own data at its old address)
- * is never written to, also by an instance started while it runs.
+ * is never written to, also by an instance started while it runs. Both instances
+ * publish to NATS JetStream: the relay's leadership (an advisory lock on the
+ * primary) is won again on each new primary, and the stream ends up holding every
+ * event once, in position order (less those erasure purged: a deleted user's
+ * earlier events).
  *
  * No assertion is about time: every wait is on a condition, bounded only by the
  * test's timeout. The time from each kill to the first write acknowledged after
@@ -23,10 +27,11 @@ import { after, before, describe, it } from 'node:test';
 import { startChildServer, type StartedChildServer } from '../helpers/child-server.js';
 import { startWorkload, type Workload } from '../helpers/failover-workload.js';
 import { followFeed, type FeedFollower } from '../helpers/feed-follower.js';
+import { natsSkipReason, streamMessages, uniqueStream, type TestStream } from '../helpers/nats.js';
 import { privateClusterSkipReason } from '../helpers/private-postgres.js';
 import { createReplicatedPair, type Node, type ReplicatedPair } from '../helpers/replicated-postgres.js';
 
-const skip = privateClusterSkipReason();
+const skip = privateClusterSkipReason() ?? (await natsSkipReason());
 const FAILOVERS = 6;
 const PREFIX = 'fo';
 
@@ -50,8 +55,9 @@ describe('a primary and a synchronous standby, two instances on the multi-host U
   const services: StartedChildServer[] = [];
   let workload: Workload | undefined;
   let feed: FeedFollower | undefined;
+  const nats: TestStream = uniqueStream();
   const baseUrls = () => services.map((s) => `http://127.0.0.1:${s.port}`);
-  const start = () => startChildServer({ env: { DATABASE_URL: pair.url } }, 60_000);
+  const start = () => startChildServer({ env: { DATABASE_URL: pair.url, ...nats.env } }, 60_000);
 
   before(async () => {
     pair = await createReplicatedPair();
@@ -62,6 +68,7 @@ describe('a primary and a synchronous standby, two instances on the multi-host U
     await workload?.stop().catch(() => {});
     await Promise.all(services.map((s) => s.dispose()));
     pair?.destroy();
+    await nats.cleanup();
   });
 
   it('follows six failovers under concurrent writes: nothing acknowledged is lost, nothing is written twice, the feed stays gapless', async (t) => {
@@ -120,6 +127,19 @@ describe('a primary and a synchronous standby, two instances on the multi-host U
     assert.equal(received.at(-1), Number(feedRow!.high));
     assert.ok(feed.connections() > FAILOVERS, 'the consumer reconnected after every failover');
     t.diagnostic(`the consumer received ${received.length} events over ${feed.connections()} streams`);
+
+    // NATS: the relay's leadership followed every failover; the stream holds each event once, in order,
+    // less the earlier events of users deleted since (erasure purges them before publishing the deletion).
+    const rows = await pair.query<{ position: string; subject: string; type: string }>(primary, 'SELECT position, subject::text AS subject, type FROM events ORDER BY position');
+    const deletedUsers = new Set(rows.filter((row) => row.type === 'user.deleted').map((row) => row.subject));
+    const published = rows.filter((row) => row.type === 'user.deleted' || !deletedUsers.has(row.subject)).map((row) => Number(row.position));
+    let messages = await streamMessages(nats.stream);
+    while (Number(messages.at(-1)?.id) !== Number(feedRow!.high)) {
+      t.signal.throwIfAborted();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      messages = await streamMessages(nats.stream);
+    }
+    assert.deepEqual(messages.map((message) => Number(message.id)), published, 'the NATS stream holds every event once, in position order');
 
     // Both instances followed every failover, and say so in their metrics.
     for (const service of services) {
