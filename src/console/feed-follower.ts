@@ -7,19 +7,10 @@
  */
 import { createEventStreamParser } from '../../packages/client/src/event-stream-parser.js';
 import { ApiError, type Api } from './api.js';
-
-export interface FeedEvent {
-  id: string;
-  type: string;
-  time: string;
-  subject: string;
-  origininterface?: string;
-  origincredential?: string;
-  data: Record<string, unknown>;
-}
+import type { UserEvent } from './user-names.js';
 
 export interface FollowHandlers {
-  event(event: FeedEvent): void;
+  event(event: UserEvent): void;
   /** The connection state, for the operator: live, reconnecting, or a restart after a gap. */
   state(text: string): void;
 }
@@ -42,7 +33,7 @@ export async function follow(api: Api, position: number, signal: AbortSignal, on
         const { done, value } = await reader.read();
         if (done) break;
         for (const message of parser.feed(decoder.decode(value, { stream: true }))) {
-          const event = JSON.parse(message.data) as FeedEvent;
+          const event = JSON.parse(message.data) as UserEvent;
           position = Number(event.id);
           on.event(event);
         }

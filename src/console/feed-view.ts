@@ -5,8 +5,8 @@
  */
 import { describe, type Api } from './api.js';
 import { announce, h, isolate, replace } from './dom.js';
-import { follow, type FeedEvent } from './feed-follower.js';
-import { nameOf, type User } from './user-names.js';
+import { follow } from './feed-follower.js';
+import { dataOf, nameOf, type User, type UserEvent } from './user-names.js';
 
 const SHOWN_MAX = 200;
 const VERBS: Record<string, string> = { 'user.created': 'created', 'user.updated': 'changed', 'user.deleted': 'deleted' };
@@ -17,8 +17,8 @@ async function feedEnd(api: Api): Promise<number> {
   return Number(headers.get('feed-position') ?? 0);
 }
 
-function item(event: FeedEvent): HTMLElement {
-  const data = event.data as Partial<User> & { erased?: boolean };
+function item(event: UserEvent): HTMLElement {
+  const data = dataOf(event) as Partial<User> & { erased?: boolean };
   const who = data.username ? nameOf(data as User) : event.subject;
   // Names and ids are isolated (<bdi>): a right-to-left override in a name cannot reorder the words after it.
   const subject = event.type === 'user.deleted' || data.erased ? isolate(who) : h('a', { href: `#/users/${event.subject}` }, isolate(who));

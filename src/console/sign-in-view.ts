@@ -7,16 +7,13 @@ export function signInView(root: HTMLElement, api: Api, onSession: (session: Ses
   const error = h('p', { id: 'sign-in-error', class: 'error', role: 'alert' }, notice);
   const secret = h('input', { id: 'credential', name: 'credential', type: 'password', autocomplete: 'off', spellcheck: 'false', required: true, 'aria-describedby': 'credential-help sign-in-error' });
   const keep = h('input', { id: 'keep', name: 'keep', type: 'checkbox' });
-  const kind = (value: string, label: string, checked: boolean) =>
-    h('label', { class: 'choice' }, h('input', { type: 'radio', name: 'kind', value, checked }), ` ${label}`);
   const submit = h('button', { type: 'submit' }, 'Sign in');
   const form = h(
     'form',
     { 'aria-labelledby': 'sign-in-title', novalidate: true },
-    h('fieldset', {}, h('legend', {}, 'Credential'), kind('api-key', 'API key', true), kind('jwt', 'OIDC access token', false)),
     h('label', { for: 'credential' }, 'Key or token'),
     secret,
-    h('p', { id: 'credential-help', class: 'help' }, 'Sent only in the Authorization header of this console’s requests to this service. It stays in this tab’s memory unless you tick the box below.'),
+    h('p', { id: 'credential-help', class: 'help' }, 'An API key, or an OIDC access token from your identity provider: both go only in the Authorization header of this console’s requests to this service. It stays in this tab’s memory unless you tick the box below.'),
     h('label', { class: 'choice' }, keep, ' Keep me signed in in this tab (session storage, cleared when the tab closes)'),
     error,
     submit,

@@ -5,20 +5,10 @@
  */
 import { describe, nextPage, type Api } from './api.js';
 import { h, isolate, replace } from './dom.js';
-
-interface FeedEvent {
-  id: string;
-  type: 'user.created' | 'user.updated' | 'user.deleted';
-  time: string;
-  subject: string;
-  origininterface?: string;
-  origincredential?: string;
-  originclient?: string;
-  data: Record<string, unknown>;
-}
+import { dataOf, type UserEvent } from './user-names.js';
 
 const HIDDEN = new Set(['version', 'updated_at', 'created_at', 'uid']);
-const VERBS: Record<FeedEvent['type'], string> = { 'user.created': 'Created', 'user.updated': 'Changed', 'user.deleted': 'Deleted' };
+const VERBS: Record<UserEvent['type'], string> = { 'user.created': 'Created', 'user.updated': 'Changed', 'user.deleted': 'Deleted' };
 
 /** The fields whose values differ between two versions of a user (order of the later one). */
 function changedFields(before: Record<string, unknown> | undefined, after: Record<string, unknown>): string[] {
@@ -28,7 +18,7 @@ function changedFields(before: Record<string, unknown> | undefined, after: Recor
 }
 
 /** Who made a change, with the credential's and client's ids isolated (they come from tokens). */
-function whoOf(event: FeedEvent): (string | HTMLElement)[] {
+function whoOf(event: UserEvent): (string | HTMLElement)[] {
   const door = event.origininterface ? ` via ${event.origininterface === 'rest' ? 'the API' : event.origininterface === 'scim' ? 'SCIM' : 'an import'}` : '';
   const client = event.originclient ? [' (client ', isolate(event.originclient), ')'] : [];
   return event.origincredential ? [isolate(event.origincredential), ...client, door] : [door.trim() || 'unknown'];
@@ -37,13 +27,13 @@ function whoOf(event: FeedEvent): (string | HTMLElement)[] {
 export function historySection(api: Api, uid: string): HTMLElement {
   const body = h('div', { 'aria-live': 'polite', 'aria-busy': 'true' }, h('p', {}, 'Reading the change feed…'));
   const section = h('section', { 'aria-labelledby': 'history-title', class: 'history' }, h('h2', { id: 'history-title' }, 'History'), body);
-  const events: FeedEvent[] = [];
+  const events: UserEvent[] = [];
 
   async function readAll(): Promise<void> {
     // A user's events are few; the pages are walked until one is not full.
     let path: string | undefined = `/events?subject=${uid}&limit=1000`;
     while (path !== undefined) {
-      const { body: page, headers }: { body: FeedEvent[]; headers: Headers } = await api.request<FeedEvent[]>('GET', path);
+      const { body: page, headers }: { body: UserEvent[]; headers: Headers } = await api.request<UserEvent[]>('GET', path);
       events.push(...page);
       path = page.length === 1000 ? nextPage(headers) : undefined;
     }
@@ -54,9 +44,10 @@ export function historySection(api: Api, uid: string): HTMLElement {
       body.removeAttribute('aria-busy');
       if (events.length === 0) return replace(body, h('p', {}, 'No change of this user is left in the feed (retention may have removed older events).'));
       const rows = events.map((event, index) => {
-        const fields = event.type === 'user.updated' ? changedFields(events[index - 1]?.data, event.data) : [];
-        const what = event.data.erased ? `${VERBS[event.type]} (data erased since the deletion)` : fields.length > 0 ? `${VERBS[event.type]}: ${fields.join(', ')}` : VERBS[event.type];
-        return h('tr', {}, h('td', {}, h('time', { datetime: event.time }, event.time.replace('T', ' ').replace('Z', ' UTC'))), h('td', {}, what), h('td', {}, String(event.data.version ?? '')), h('td', {}, ...whoOf(event)));
+        const previous = events[index - 1];
+        const fields = event.type === 'user.updated' ? changedFields(previous && dataOf(previous), dataOf(event)) : [];
+        const what = dataOf(event).erased ? `${VERBS[event.type]} (data erased since the deletion)` : fields.length > 0 ? `${VERBS[event.type]}: ${fields.join(', ')}` : VERBS[event.type];
+        return h('tr', {}, h('td', {}, h('time', { datetime: event.time }, event.time.replace('T', ' ').replace('Z', ' UTC'))), h('td', {}, what), h('td', {}, String(event.data.version)), h('td', {}, ...whoOf(event)));
       });
       replace(
         body,

@@ -121,11 +121,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
     // One user's page that is not full has read every event up to `latest`: the next starts there.
     const last = subject !== undefined && page.events.length < limit ? page.latest : (page.events[page.events.length - 1]?.position ?? after);
     const shown = exclusion === undefined ? page.events : page.events.filter((event) => !isExcluded(event.origin, exclusion));
-    const excluding =
+    // The next page keeps the page's filters.
+    const filters =
       (request.query.exclude_origin === undefined ? '' : `&exclude_origin=${encodeURIComponent(request.query.exclude_origin)}`) + (subject === undefined ? '' : `&subject=${subject}`);
     // The next page starts after the last event read (shown or left out): always sent, so a poller just follows it.
     return reply
-      .header('link', `</events?after=${last}&limit=${limit}${excluding}>; rel="next"`)
+      .header('link', `</events?after=${last}&limit=${limit}${filters}>; rel="next"`)
       .header(FEED_POSITION, String(page.latest))
       .header('cache-control', 'no-cache')
       .type('application/json; charset=utf-8')

@@ -91,8 +91,7 @@ export type CorsHeaders = (request: FastifyRequest, reply: FastifyReply) => void
 /**
  * Must run before any route is registered: it sees every route to learn the headers it takes.
  * Returns what sets an answer's headers, for answers made without Fastify's hooks (errors found while routing).
- */
-/**
+ *
  * `admit` is the admission step every request meets first (request-admission.ts): a
  * preflight skips authentication and the rate limit, never the checks of the request
  * itself (one Host, one Authorization, the request id, refusal while closing).

@@ -60,11 +60,14 @@ describeEachStore('the console in Chromium', (kind) => {
 
   it('refuses a wrong key, and a read-only key sees users but no edit, deactivate or delete control', skip, async () => {
     const { page, watch } = await open();
+    await page.getByLabel('Key or token').waitFor();
+    assert.equal(await page.locator('#nav').isVisible(), false, 'no navigation before signing in');
     await page.getByLabel('Key or token').fill(keys.keys.unknown);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'bearer token' }).waitFor();
     await signIn(page, keys.keys.reader);
     await page.locator('#account').getByText(`Signed in as ${keys.ids.reader}`).waitFor();
+    assert.equal(await page.locator('#nav').isVisible(), true);
     await page.getByLabel('Open by uid or key').fill('username:alice');
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByRole('heading', { level: 2, name: 'Fields' }).waitFor();
@@ -199,7 +202,6 @@ describe('the console signed in with an OIDC access token', chromiumSkip ? { ski
     const reader = await jwt.token({ sub: 'support-7', scope: 'users:read' });
     const expired = await jwt.token({ sub: 'support-7', exp: Math.floor(Date.now() / 1000) - 3600 });
     await page.goto(`${server.baseUrl}/console`);
-    await page.getByLabel('OIDC access token').check();
     await page.getByLabel('Key or token').fill(expired);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'bearer token' }).waitFor();
