@@ -15,6 +15,8 @@ import postgres from 'postgres';
 import Database from '../src/store/sqlite/sqlite-driver.js';
 import { postgresSearch } from '../src/store/postgres/postgres-search.js';
 import { sqliteSearch } from '../src/store/sqlite/sqlite-search.js';
+import { connectionReads, type SqlReads } from '../src/store/sqlite/sqlite-reads.js';
+import { LATEST_POSITION_SQL } from '../src/store/sqlite/sqlite-event-log.js';
 import type { SearchPage } from '../src/store/user-store.js';
 import { parseSearch } from '../src/users/user-search.js';
 import { COUNT_BOUND, SEARCH_LIMIT_DEFAULT, type SearchQuery } from '../src/users/user-schemas.js';
@@ -44,27 +46,22 @@ function requestOf(path: string): { page: SearchPage; count: boolean } {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-function explainSqlite(path: string): void {
+async function explainSqlite(path: string): Promise<void> {
   const db = new Database(path);
   const sent: Sent[] = [];
   const prepare = db.prepare.bind(db);
-  // Every statement the search module prepares, with the parameters of each run.
-  (db as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
-    const statement = prepare(sql);
-    const record = (params: unknown[]) => sent.push({ sql, params });
-    const wrapped = {
-      all: (...params: unknown[]) => (record(params), statement.all(...params)),
-      get: (...params: unknown[]) => (record(params), statement.get(...params)),
-      raw: () => ({ get: (...params: unknown[]) => (record(params), statement.raw().get(...params)) }),
-    };
-    return wrapped;
+  const run = connectionReads(db);
+  // Every statement the search module runs, with its parameters.
+  const reads: SqlReads = (statements, deadline) => {
+    for (const { sql, params } of statements) sent.push({ sql, params });
+    return run(statements, deadline);
   };
-  const search = sqliteSearch(db);
+  const search = sqliteSearch(reads);
   for (const shape of shapes) {
     const { page, count } = requestOf(shape.paths(options.users)[0] as string);
     sent.length = 0;
-    const rows = search.page(page).length;
-    const counted = count ? JSON.stringify(search.countMatches(page.filter, COUNT_BOUND)) : undefined;
+    const rows = (await search.page(page, LATEST_POSITION_SQL)).rows.length;
+    const counted = count ? JSON.stringify(await search.countMatches(page.filter, COUNT_BOUND)) : undefined;
     console.log(`\n## ${shape.name}: ${shape.title}\n${rows} rows${counted === undefined ? '' : `, count ${counted}`}`);
     for (const { sql, params } of [...sent]) {
       const times: number[] = [];
@@ -113,4 +110,4 @@ async function explainPostgres(url: string): Promise<void> {
 }
 
 if (location.startsWith('postgres')) await explainPostgres(location);
-else explainSqlite(location);
+else await explainSqlite(location);

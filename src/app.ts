@@ -199,8 +199,8 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   const idempotency = createIdempotency({ store: observedStore, ttlMs: config.idempotencyTtlMs, delayAfterWriteMs: config.delayAfterWriteMs });
   purgeExpiredKeys(app, observedStore);
   const users = createUserService({ store: observedStore });
-  await app.register(userRoutes, { service: users, idempotency });
-  await app.register(scimRoutes, { prefix: SCIM_PREFIX, service: users, idempotency, notFoundStep: runUnroutedSteps });
+  await app.register(userRoutes, { service: users, idempotency, budgetMs: config.requestBudgetMs });
+  await app.register(scimRoutes, { prefix: SCIM_PREFIX, service: users, idempotency, notFoundStep: runUnroutedSteps, budgetMs: config.requestBudgetMs });
   await app.register(eventRoutes, { events: store.events, hub, render, config: config.events, onStreamEnd: feedMetrics.streamEnded });
   const stopRetention = startRetention({
     events: store.events,

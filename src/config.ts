@@ -93,6 +93,11 @@ export interface Config {
   maxHeaderBytes: number;
   /** Event-loop delay beyond which requests are shed with 503, in ms; 0 turns shedding off. */
   maxEventLoopDelayMs: number;
+  /**
+   * The time budget of a request, in ms (CONTRACT §7): its searches, counts and list walks
+   * stop past it and it is answered 503 `budget-exceeded` (http/request-budget.ts).
+   */
+  requestBudgetMs: number;
   /** How long an Idempotency-Key and its answer are kept, in ms. */
   idempotencyTtlMs: number;
   /**
@@ -410,6 +415,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     trustProxy: Object.freeze(trustProxy(env)),
     maxHeaderBytes: integer(env, 'MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024),
     maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    requestBudgetMs: integer(env, 'REQUEST_BUDGET_MS', 5_000, 10, 600_000),
     idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_S', 86_400, 1, 30 * 86_400) * 1000,
     delayAfterWriteMs: integer(env, 'TEST_DELAY_AFTER_WRITE_MS', 0, 0, 60_000),
     events: Object.freeze(eventsConfig(env)),

@@ -11,7 +11,8 @@ import { bodyValidationItems, describe, listedItems, queryValidationItems, type 
 import { describeCause } from '../observability/error-log.js';
 import { createStoreSpace, type StoreSpace } from '../observability/store-space.js';
 import type { RequestStep } from './request-steps.js';
-import { StoreFullError, StoreUnavailableError } from '../store/store-errors.js';
+import { BudgetExceededError, ReadsSaturatedError, StoreFullError, StoreUnavailableError } from '../store/store-errors.js';
+import { overloadedProblem } from '../observability/overload.js';
 
 // The items of a failed validation are made in validation-items.ts; the import command and PATCH use them from here too.
 export { bodyValidationItems, describe, listedItems, type AjvError } from './validation-items.js';
@@ -74,6 +75,20 @@ export function storeUnavailableProblem(error?: StoreUnavailableError): ProblemE
   return new ProblemError('store-unavailable', 'The user store cannot be reached; retry shortly.', {}, { 'retry-after': STORE_RETRY_AFTER_S });
 }
 
+/**
+ * A request ran past REQUEST_BUDGET_MS and its reads were stopped (CONTRACT §7). Retry-After
+ * as for an outage: the same request may fit when the instance is less busy; a narrower one
+ * (a rarer word, fewer sort keys, no count) costs less.
+ */
+export function budgetExceededProblem(): ProblemError {
+  return new ProblemError(
+    'budget-exceeded',
+    'The request ran past its time budget and its work was stopped; nothing was changed. Retry shortly, or narrow the request (rarer words, fewer sort keys, no count, a smaller page).',
+    {},
+    { 'retry-after': STORE_RETRY_AFTER_S },
+  );
+}
+
 /** A write failed for lack of space. No Retry-After: a retry fails the same way until an operator frees space. */
 export function storeFullProblem(error?: StoreFullError): ProblemError {
   if (error?.readOnly) return new ProblemError('store-full', 'The user store is read-only; nothing was written. A retry will not succeed until an operator makes it writable again.');
@@ -85,6 +100,8 @@ export function toProblem(error: unknown): ProblemError | undefined {
   if (error instanceof ProblemError) return error;
   if (error instanceof StoreUnavailableError) return storeUnavailableProblem(error);
   if (error instanceof StoreFullError) return storeFullProblem(error);
+  if (error instanceof BudgetExceededError) return budgetExceededProblem();
+  if (error instanceof ReadsSaturatedError) return overloadedProblem();
   const e = error as FastifyError;
   if (e?.validation) return validationProblem(e);
   const known = e?.code ? FRAMEWORK_PROBLEMS[e.code] : undefined;

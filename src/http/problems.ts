@@ -32,6 +32,7 @@ export const PROBLEM_TYPES = {
   'internal-error': { status: 500, title: 'The service failed unexpectedly' },
   'store-unavailable': { status: 503, title: 'The user store is unavailable' },
   overloaded: { status: 503, title: 'The instance is overloaded' },
+  'budget-exceeded': { status: 503, title: 'The request ran past its time budget' },
   'subscriber-limit': { status: 503, title: 'The instance serves as many event streams as it may' },
   'authentication-unavailable': { status: 503, title: 'Credentials cannot be verified right now' },
   'store-full': { status: 507, title: 'The user store is out of space' },

@@ -32,6 +32,7 @@
  */
 import type { Facet, SearchFilter, SortKey } from '../store/user-store.js';
 import { compareUsers, matchesSearch, sortValue } from '../store/search-match.js';
+import { BudgetExceededError } from '../store/store-errors.js';
 import { canon } from '../users/canonical.js';
 import { emailKeysOf, type User } from '../users/user.js';
 import type { UserService } from '../users/user-service.js';
@@ -275,15 +276,25 @@ interface Resume {
   afterValues: string[];
 }
 
+/**
+ * Most users a page's start may lie past the nearest start this store remembers (1 when
+ * none): such a start is found by reading the users before it, a few pages of CHUNK users
+ * each, so a request may read at most this many to find it. Beyond it, 400 `invalidValue`
+ * says how to page: from startIndex=1 in order, which marks each next page's start.
+ */
+export const SKIP_LIMIT = 10_000;
+/** Users checked against a residual filter between two turns of the event loop. */
+const FILTER_SLICE = 500;
+
 export function createScimLister(service: UserService) {
   /** Every user the store filter matches, refused when more than SCAN_LIMIT would be read. */
-  async function everyUser(filter: SearchFilter): Promise<User[]> {
-    if ((await service.count(filter)) > SCAN_LIMIT) {
+  async function everyUser(filter: SearchFilter, deadline: number | undefined): Promise<User[]> {
+    if ((await service.count(filter, deadline)) > SCAN_LIMIT) {
       throw badRequest('tooMany', `This filter or sort needs more than ${SCAN_LIMIT} users read; filter by userName, externalId or id (eq).`);
     }
     const users: User[] = [];
     for (let after: string | undefined; ; ) {
-      const { value } = await service.page({ filter, ...(after === undefined ? {} : { after }), limit: CHUNK });
+      const { value } = await service.page({ filter, ...(after === undefined ? {} : { after }), limit: CHUNK, ...within(deadline) });
       users.push(...value);
       if (value.length < CHUNK) return users;
       after = value[value.length - 1]!.uid;
@@ -297,12 +308,18 @@ export function createScimLister(service: UserService) {
     return user === undefined ? undefined : { after: uid, afterValues: sort.map((key) => sortValue(user, key.field)) };
   }
 
-  /** Where the page at `startIndex` continues (undefined: from the first user), walking from the first user when it is not remembered. */
-  async function startOf(filter: SearchFilter, sort: SortKey[], startIndex: number): Promise<Resume | undefined> {
+  /** Where the page at `startIndex` continues (undefined: from the first user), read from the first user when it is not remembered. */
+  async function startOf(filter: SearchFilter, sort: SortKey[], startIndex: number, deadline: number | undefined): Promise<Resume | undefined> {
+    if (startIndex - 1 > SKIP_LIMIT) {
+      throw badRequest(
+        'invalidValue',
+        `startIndex ${startIndex} starts past the ${SKIP_LIMIT} users a request may skip to find its page. Walk the pages in order from startIndex=1 (each page makes the next one's start known), or narrow the filter.`,
+      );
+    }
     let index = 1;
     let resume: Resume | undefined;
     while (index < startIndex) {
-      const { value } = await service.page({ filter, sort, ...resume, limit: Math.min(CHUNK, startIndex - index) });
+      const { value } = await service.page({ filter, sort, ...resume, limit: Math.min(CHUNK, startIndex - index), ...within(deadline) });
       const last = value[value.length - 1];
       if (last === undefined) return resume;
       resume = { after: last.uid, afterValues: sort.map((key) => sortValue(last, key.field)) };
@@ -311,7 +328,20 @@ export function createScimLister(service: UserService) {
     return resume;
   }
 
-  return async function list(request: ListRequest, inMemory: (user: User) => Record<string, unknown>): Promise<ListPage> {
+  /** The candidates a residual filter keeps, checked a slice at a time so the event loop serves others between slices. */
+  async function kept(candidates: User[], residual: Filter, inMemory: (user: User) => Record<string, unknown>, deadline: number | undefined): Promise<User[]> {
+    const matching: User[] = [];
+    for (let i = 0; i < candidates.length; i += FILTER_SLICE) {
+      if (i > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (deadline !== undefined && Date.now() > deadline) throw new BudgetExceededError();
+      }
+      for (const user of candidates.slice(i, i + FILTER_SLICE)) if (matchesFilter(inMemory(user), residual, userAttributes)) matching.push(user);
+    }
+    return matching;
+  }
+
+  return async function list(request: ListRequest, inMemory: (user: User) => Record<string, unknown>, deadline?: number): Promise<ListPage> {
     const plan = planList(request.filter);
     const sortKey = request.sortBy === undefined ? undefined : sortKeyOf(request.sortBy);
     const sort = storeSortOf(request);
@@ -319,10 +349,10 @@ export function createScimLister(service: UserService) {
       const query = JSON.stringify([plan.store, sort, request.count]);
       const mark = await service.pageMark(markKey(query, request.startIndex));
       const remembered = mark === undefined ? undefined : await resumeAfter(mark.after, sort);
-      const resume = remembered ?? (await startOf(plan.store, sort, request.startIndex));
+      const resume = remembered ?? (await startOf(plan.store, sort, request.startIndex, deadline));
       const [{ value: users }, totalResults] = await Promise.all([
-        request.count === 0 ? Promise.resolve({ value: [] as User[] }) : service.page({ filter: plan.store, sort, ...resume, limit: request.count }),
-        mark?.total ?? service.count(plan.store),
+        request.count === 0 ? Promise.resolve({ value: [] as User[] }) : service.page({ filter: plan.store, sort, ...resume, limit: request.count, ...within(deadline) }),
+        mark?.total ?? service.count(plan.store, deadline),
       ]);
       const last = users[users.length - 1];
       if (last !== undefined) await service.savePageMark(markKey(query, request.startIndex + users.length), { after: last.uid, total: totalResults });
@@ -334,13 +364,16 @@ export function createScimLister(service: UserService) {
       const { uid, store } = plan;
       const found = uid !== undefined ? await service.findUser(uid) : store.username !== undefined ? await service.findUserBy('username', store.username) : await service.findUserBy('external_id', store.external_id as string);
       candidates = found && matchesSearch(found, store) ? [found] : [];
-    } else candidates = await everyUser(plan.store);
+    } else candidates = await everyUser(plan.store, deadline);
     const residual = plan.residual;
-    const matching = residual === undefined ? candidates : candidates.filter((user) => matchesFilter(inMemory(user), residual, userAttributes));
+    const matching = residual === undefined ? candidates : await kept(candidates, residual, inMemory, deadline);
     const ordered = sort !== undefined && sort.length > 0 ? matching.sort(compareUsers(sort)) : sortKey === undefined ? matching : sortedBy(matching, sortKey, request.descending);
     return { users: ordered.slice(request.startIndex - 1, request.startIndex - 1 + request.count), totalResults: ordered.length };
   };
 }
+
+/** A page's deadline member, when it has one. */
+const within = (deadline: number | undefined) => (deadline === undefined ? {} : { deadline });
 
 /** `users` ordered by `key` (each computed once), ties by uid: a stable order across pages. */
 function sortedBy(users: User[], key: (user: User) => string, descending: boolean): User[] {

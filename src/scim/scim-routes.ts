@@ -6,6 +6,7 @@
  * the directory. Routes declare their access as every route does (default deny);
  * they are left out of the OpenAPI document, since SCIM describes itself at /Schemas.
  */
+import { deadlineOf } from '../http/request-budget.js';
 import { originOf } from '../events/event-origin.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ifNoneMatchMatches } from '../http/conditional-requests.js';
@@ -44,6 +45,8 @@ export interface ScimRoutesOptions {
   idempotency: Idempotency;
   /** Admission and rate limit, run before a 404 for a path no route matched. */
   notFoundStep: RequestStep;
+  /** REQUEST_BUDGET_MS: how long a list request may run (http/request-budget.ts). */
+  budgetMs: number;
 }
 
 /** Any JSON body, read as application/scim+json or application/json; the mapping validates it. */
@@ -110,7 +113,7 @@ function integer(value: string | undefined, name: string, fallback: number, min:
   return Math.max(min, Number(value));
 }
 
-export async function scimRoutes(app: FastifyInstance, { service, idempotency, notFoundStep }: ScimRoutesOptions): Promise<void> {
+export async function scimRoutes(app: FastifyInstance, { service, idempotency, notFoundStep, budgetMs }: ScimRoutesOptions): Promise<void> {
   app.setErrorHandler(scimErrorHandler);
   app.setNotFoundHandler(async (request, reply) => {
     await notFoundStep(request, reply);
@@ -161,6 +164,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
       // RFC 7644 §3.4.2.3: sortOrder orders by sortBy; without sortBy there is nothing for it to reverse.
       { ...(filter === undefined ? {} : { filter }), startIndex, count, ...(parameters.sortBy === undefined ? {} : { sortBy: parameters.sortBy }), descending: sortOrder === 'descending' && parameters.sortBy !== undefined },
       representation,
+      deadlineOf(reply, budgetMs),
     );
     return scim(reply.header('cache-control', 'no-cache'), 200, listResponse(page.users.map((user) => project(representation(user))), page.totalResults, startIndex));
   }

@@ -62,3 +62,27 @@ export class AbandonedWrite<T> extends Error {
     this.name = 'AbandonedWrite';
   }
 }
+
+/**
+ * A read ran past the deadline its request gave it (CONTRACT §7, the time budget): its work
+ * was stopped (the running statement interrupted or cancelled, no further one started).
+ * Retrying the same request costs the same; a narrower one may fit.
+ */
+export class BudgetExceededError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('the read ran past its time budget', options);
+    this.name = 'BudgetExceededError';
+  }
+}
+
+/**
+ * As many expensive reads (searches, counts, list walks) wait for their turn as the store
+ * lets wait (read-lane.ts): this one was refused before it started, so the reads that
+ * cost little (by key) keep being served.
+ */
+export class ReadsSaturatedError extends Error {
+  constructor() {
+    super('too many expensive reads are waiting');
+    this.name = 'ReadsSaturatedError';
+  }
+}

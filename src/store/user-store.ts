@@ -145,6 +145,8 @@ export interface SearchPage {
   /** … and these values of the sort keys (one per key, as stored: folded text or an instant). */
   afterValues?: readonly string[];
   limit: number;
+  /** The request's deadline (ms since the epoch, Date.now()): past it the read stops and throws BudgetExceededError. */
+  deadline?: number;
 }
 
 export interface UserStore {
@@ -193,7 +195,13 @@ export interface UserStore {
    */
   importUsers(users: readonly ImportUser[], onConflict: OnConflict, now: string, idempotency?: BatchIdempotency, origin?: EventOrigin): Promise<ImportOutcome[]>;
 
-  /** At most `limit` users matching the filter, in uid order after `after`, with the position the page reflects. */
+  /**
+   * At most `limit` users matching the filter, in the page's order after its keyset, with the
+   * position the page reflects. Searches and counts are the store's expensive reads: they wait
+   * their turn in its read lane (read-lane.ts: ReadsSaturatedError when too many wait), never
+   * hold the event loop, and stop at their deadline (BudgetExceededError: the running statement
+   * interrupted or cancelled, no further one started).
+   */
   search(page: SearchPage): Promise<Positioned<User[]>>;
 
   /** The page mark kept under `key` (page-marks.ts) if it was set less than MARK_TTL_MS before `now` (ms since the epoch). */
@@ -202,8 +210,8 @@ export interface UserStore {
   /** Keeps `mark` under `key` from `now` on, replacing any; every process sharing the store may read it. */
   savePageMark(key: string, mark: PageMark, now: number): Promise<void>;
 
-  /** How many users match the filter, exactly (SCIM's totalResults). */
-  count(filter: SearchFilter): Promise<number>;
+  /** How many users match the filter, exactly (SCIM's totalResults); an expensive read, as search() is. */
+  count(filter: SearchFilter, deadline?: number): Promise<number>;
 
   /**
    * How many users match, at a bounded cost (`count=true`): exact when some indexed
@@ -211,7 +219,7 @@ export interface UserStore {
    * through it), or the directory holds few users; otherwise estimated from a sample
    * of users spread over the uids (store/search-plan.ts), never by reading every match.
    */
-  countMatches(filter: SearchFilter, bound: number): Promise<MatchCount>;
+  countMatches(filter: SearchFilter, bound: number, deadline?: number): Promise<MatchCount>;
 
   /**
    * Gives the query planner statistics of the users' tables (PostgreSQL: ANALYZE, which

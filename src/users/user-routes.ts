@@ -2,6 +2,7 @@
  * HTTP routes of the user resource (CONTRACT §2–5). Handlers are thin: they
  * translate headers to and from the service and set the contract's headers.
  */
+import { deadlineOf } from '../http/request-budget.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ifNoneMatchMatches } from '../http/conditional-requests.js';
@@ -78,9 +79,11 @@ function nextPageUrl(query: Record<string, string | number | undefined>, cursor:
 export interface UserRoutesOptions {
   service: UserService;
   idempotency: Idempotency;
+  /** REQUEST_BUDGET_MS: how long a search may run (http/request-budget.ts). */
+  budgetMs: number;
 }
 
-export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (app, { service, idempotency }) => {
+export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (app, { service, idempotency, budgetMs }) => {
   app.post('/users', { config: { access: 'users:write', requestHeaders: IDEMPOTENCY_KEY }, schema: createSchema, preValidation: storableBody }, async (request, reply) =>
     idempotency.run(request, reply, {
       path: '/users',
@@ -90,7 +93,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
   );
 
   app.get('/users', { config: { access: 'users:read' }, schema: searchSchema, preValidation: wellFormedQuery(['limit']) }, async (request, reply) => {
-    const { users, nextCursor, position, count } = await service.search(request.query);
+    const { users, nextCursor, position, count } = await service.search(request.query, deadlineOf(reply, budgetMs));
     if (nextCursor !== undefined) reply.header('link', `<${nextPageUrl(request.query, nextCursor)}>; rel="next"`);
     // An RFC 8941 integer; an estimate is marked so.
     if (count !== undefined) reply.header('total-count', count.exact ? String(count.value) : `${count.value}; estimate`);

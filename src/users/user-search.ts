@@ -120,7 +120,7 @@ export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buff
 
   const positionOf = (user: User, sort: SortKey[], exact: boolean, ranked: string[]): CursorPosition => ({ uid: user.uid, values: sort.map((key) => sortValue(user, key.field)), exact, ranked });
 
-  return async function search(query: SearchQuery): Promise<SearchResult> {
+  return async function search(query: SearchQuery, deadline?: number): Promise<SearchResult> {
     const parsed = parseSearch(query);
     const { sort } = parsed;
     let after: CursorPosition | undefined;
@@ -144,8 +144,8 @@ export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buff
     const restAfter = after === undefined || after.exact ? {} : { after: after.uid, afterValues: after.values };
     const wanted = limit - ranked.length + 1;
     const [{ value: rows, position }, counted] = await Promise.all([
-      parsed.wordless ? store.events.latest().then((latest) => ({ value: [] as User[], position: latest })) : store.search({ filter: rest, sort, ...restAfter, limit: wanted }),
-      query.count !== 'true' ? undefined : parsed.wordless ? { value: 0, exact: true } : store.countMatches(rest, COUNT_BOUND),
+      parsed.wordless ? store.events.latest().then((latest) => ({ value: [] as User[], position: latest })) : store.search({ filter: rest, sort, ...restAfter, limit: wanted, ...(deadline === undefined ? {} : { deadline }) }),
+      query.count !== 'true' ? undefined : parsed.wordless ? { value: 0, exact: true } : store.countMatches(rest, COUNT_BOUND, deadline),
     ]);
     const users = [...ranked, ...rows].slice(0, limit);
     const more = firstRanked.length > ranked.length || rows.length >= wanted;

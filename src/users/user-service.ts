@@ -129,8 +129,8 @@ export function createUserService({ store, now = () => new Date().toISOString() 
     /** The user holding a unique key, given in compared form (canonical for username). */
     findUserBy: (key: 'username' | 'external_id', value: string) => storedUser(key, value),
 
-    /** How many users match a search's filters (already in compared form). */
-    count: (filter: SearchFilter) => store.count(filter),
+    /** How many users match a search's filters (already in compared form), stopping at `deadline`. */
+    count: (filter: SearchFilter, deadline?: number) => store.count(filter, deadline),
 
     /** A page of users in uid order after `after`, with no cursor signing: for a door with its own paging (SCIM). */
     page: (page: SearchPage) => store.search(page),

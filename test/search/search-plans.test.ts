@@ -16,6 +16,7 @@ import { openPostgresUserStore } from '../../src/store/postgres/postgres-user-st
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import { postgresSearch } from '../../src/store/postgres/postgres-search.js';
 import { sqliteSearch } from '../../src/store/sqlite/sqlite-search.js';
+import { connectionReads } from '../../src/store/sqlite/sqlite-reads.js';
 import { parseSearch } from '../../src/users/user-search.js';
 import { withDefaults, type User } from '../../src/users/user.js';
 import type { SearchPage } from '../../src/store/user-store.js';
@@ -95,11 +96,11 @@ describeEachStore(`search plans: no search shape scans the users (${analyzed ? '
     await store.close();
     if (kind === 'sqlite') {
       const db = new Database(database.databaseUrl.slice('sqlite:'.length), { readonly: true });
-      const search = sqliteSearch(db, BOUND);
+      const search = sqliteSearch(connectionReads(db), BOUND);
       explain = async (page, count) => {
-        const driver = count ? search.driverOf(page.filter, COUNT_BOUND) : undefined;
+        const driver = await search.driverOf(page.filter, count ? COUNT_BOUND : BOUND);
         if (count && driver === undefined) return '(estimated from a sample)';
-        const { sql, params } = count ? search.countQuery(page.filter, driver) : search.pageQuery(page);
+        const { sql, params } = count ? search.countQuery(page.filter, driver) : search.pageQuery(page, driver);
         return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('\n');
       };
       close = async () => {

@@ -27,6 +27,8 @@ import { answerLost, isRetryable, isStoreFull, isUniqueViolation, mayMeanPrimary
 import { followPrimary } from './primary-follower.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { postgresSearch } from './postgres-search.js';
+import { runUntil } from './deadline-run.js';
+import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
 import { deleteUser, emailRowsInsert, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
 import { MARK_TTL_MS, type PageMark } from '../page-marks.js';
@@ -121,6 +123,13 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     }
   }
 
+  /**
+   * Runs an expensive read in the read lane (read-lane.ts: at most half the pool at once, so
+   * reads by key and writes always find a connection), its statements bounded by its deadline.
+   */
+  const lane = readLane(Math.max(1, Math.floor(clientOptions.max / 2)), READ_LANE_WAITING);
+  const expensive = <T>(deadline: number | undefined, fn: (read: typeof run) => Promise<T>): Promise<T> => lane(deadline, () => fn(runUntil(run, deadline)));
+
   const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile`;
   const feed: Feed = { enabled: options.changeFeed !== false };
   let marksSaved = 0;
@@ -132,9 +141,9 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
    * Rows read with the feed position they reflect: the position this instance knew before
    * the query was sent (postgres-event-log.ts: known()), so no query of its own.
    */
-  async function positionedRows<R extends object>(query: postgres.PendingQuery<postgres.Row[]>): Promise<Positioned<R[]>> {
+  async function positionedRows<R extends object>(query: postgres.PendingQuery<postgres.Row[]>, read: typeof run = run): Promise<Positioned<R[]>> {
     const position = events.known();
-    const rows = await run(() => sql<R[]>`${query}`);
+    const rows = await read(() => sql<R[]>`${query}`);
     return { value: rows as unknown as R[], position };
   }
 
@@ -283,9 +292,11 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     },
 
     async search(page: SearchPage) {
-      // With the stored representation, which the page sends as it is (withStoredRepresentation()).
-      const { query } = await searching.page(run, sql`${columns}, representation, etag`, page);
-      const { value, position } = await positionedRows<UserRow & { representation: string | null; etag: string | null }>(query);
+      const { value, position } = await expensive(page.deadline, async (read) => {
+        // With the stored representation, which the page sends as it is (withStoredRepresentation()).
+        const { query } = await searching.page(read, sql`${columns}, representation, etag`, page);
+        return positionedRows<UserRow & { representation: string | null; etag: string | null }>(query, read);
+      });
       return { value: value.map((row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
     },
 
@@ -301,14 +312,16 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
       if (++marksSaved % 100 === 0) await run(() => sql`DELETE FROM page_marks WHERE key IN (SELECT key FROM page_marks WHERE set_at <= ${now - MARK_TTL_MS} LIMIT 1000)`);
     },
 
-    async count(filter: SearchFilter) {
-      const { query } = await searching.countQuery(run, filter);
-      const [row] = await run(() => sql<{ n: number }[]>`${query}`);
-      return (row as { n: number }).n;
+    async count(filter: SearchFilter, deadline?: number) {
+      return expensive(deadline, async (read) => {
+        const { query } = await searching.countQuery(read, filter);
+        const [row] = await read(() => sql<{ n: number }[]>`${query}`);
+        return (row as { n: number }).n;
+      });
     },
 
-    async countMatches(filter: SearchFilter, bound: number) {
-      return searching.countMatches(run, filter, bound);
+    async countMatches(filter: SearchFilter, bound: number, deadline?: number) {
+      return expensive(deadline, (read) => searching.countMatches(read, filter, bound));
     },
 
     events,

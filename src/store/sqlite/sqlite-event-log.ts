@@ -37,6 +37,9 @@ export interface SqliteEventLog extends EventLog {
   close(): void;
 }
 
+/** The feed's latest position (0 before any event), as column `latest`. */
+export const LATEST_POSITION_SQL = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) AS latest";
+
 export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) => Promise<T>): SqliteEventLog {
   const append = db.prepare('INSERT INTO events (type, subject, time, data, origin_interface, origin_credential, origin_client) VALUES (?, ?, ?, ?, ?, ?, ?)');
   // The text of erasedEventData() (erasure.ts), built in SQL from each event's own version.
@@ -44,7 +47,7 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
     `UPDATE events SET data = '{"uid":"' || subject || '","version":' || json_extract(data, '$.version') || ',"erased":true}'
      WHERE subject = ? AND type <> 'user.deleted' AND json_extract(data, '$.erased') IS NULL`,
   );
-  const latest = db.prepare<[], { latest: number }>("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) AS latest");
+  const latest = db.prepare<[], { latest: number }>(LATEST_POSITION_SQL);
   const page = db.prepare<[number, number, number], Row>(
     'SELECT position, type, subject, time, data, origin_interface, origin_credential, origin_client FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?',
   );

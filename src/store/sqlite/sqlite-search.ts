@@ -3,11 +3,11 @@
  * (store/search-plan.ts says which plan a page takes and why). Statements differ only by
  * which conditions are present: a few shapes, each prepared once.
  */
-import type Database from 'better-sqlite3';
 import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
 import { uidDescending } from '../search-match.js';
 import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
+import type { SqlReads } from './sqlite-reads.js';
 
 /** A users row with its stored representation (null in a row an earlier release wrote). */
 export type StoredUserRow = UserRow & { representation: string | null; etag: string | null };
@@ -126,14 +126,10 @@ function ordering(page: Pick<SearchPage, 'sort' | 'after' | 'afterValues'>): { o
   return { orderBy, keyset: { sql: `${first.column} ${first.descending ? '<=' : '>='} ? AND (${branches.join(' OR ')})`, params } };
 }
 
-export function sqliteSearch(db: Database.Database, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND) {
-  const statements = new Map<string, Database.Statement>();
-  const prepared = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
-    return statement;
-  };
+/** Reads a walked page or a count makes: every row it reads is checked against the deadline (sqlite-reads.ts). */
+const BUDGET_CHECK = 'within_budget(u.uid)';
 
+export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND) {
   /** The FROM clause of a page: the driver's users, or every user (walked along the sort's index). */
   function source(driver: Driver | undefined): Fragment {
     if (driver === undefined) return { sql: 'users u', params: [] };
@@ -143,77 +139,94 @@ export function sqliteSearch(db: Database.Database, driveBound = DRIVE_BOUND, in
     return { sql: `(${uids.sql.replace(/^SELECT /, `SELECT ${distinct}`)}) d CROSS JOIN users u ON u.uid = d.uid`, params: uids.params };
   }
 
-  /** How many entries each driver names, counted up to `bound` + 1. */
-  function countUpTo(drivers: readonly Driver[], bound: number): number[] {
-    const parts = drivers.map((driver) => driverUids(driver));
-    const sql = `SELECT ${parts.map((part, i) => `(SELECT count(*) FROM (${part.sql} LIMIT ?)) AS c${i}`).join(', ')}`;
-    return prepared(sql).raw().get(...parts.flatMap((part) => [...part.params, bound + 1])) as number[];
+  /** Every condition of the filter; a walk (no driver) checks the deadline first on each row it reads. */
+  function where(filter: SearchFilter, driver: Driver | undefined): Fragment {
+    const all = conditions(filter);
+    return driver === undefined ? { sql: `${BUDGET_CHECK} AND ${all.sql}`, params: all.params } : all;
   }
 
-  function driverOf(filter: SearchFilter, bound = driveBound): Driver | undefined {
+  /** How many entries each driver names, counted up to `bound` + 1 (each count reads at most `bound` + 1 index entries). */
+  async function countUpTo(drivers: readonly Driver[], bound: number, deadline?: number): Promise<number[]> {
+    const parts = drivers.map((driver) => driverUids(driver));
+    const sql = `SELECT ${parts.map((part, i) => `(SELECT count(*) FROM (${part.sql} LIMIT ?)) AS c${i}`).join(', ')}`;
+    const [row] = await reads([{ sql, params: parts.flatMap((part) => [...part.params, bound + 1]), mode: 'row' }], deadline);
+    return row as number[];
+  }
+
+  async function driverOf(filter: SearchFilter, bound = driveBound, deadline?: number): Promise<Driver | undefined> {
     if (uniqueDriver(filter) !== undefined) return uniqueDriver(filter);
     const candidates = candidateDrivers(filter);
     if (candidates.length === 0) return undefined;
-    const alone = pickDriver(filter, candidates, countUpTo(candidates, bound), bound);
+    const alone = pickDriver(filter, candidates, await countUpTo(candidates, bound, deadline), bound);
     const terms = termsOf(candidates);
     if (alone !== undefined || terms.length < 2) return alone;
-    return pickIntersection(terms, countUpTo(terms, intersectBound), intersectBound);
+    return pickIntersection(terms, await countUpTo(terms, intersectBound, deadline), intersectBound);
   }
 
-  /** The statement of a page (at most `limit` users), as it is run: EXPLAIN QUERY PLAN reads it in tests. */
-  function pageQuery(page: SearchPage): Fragment {
-    const from = source(driverOf(page.filter));
-    const where = conditions(page.filter);
+  /** The statement of a page (at most `limit` users) through `driver`, as it is run: EXPLAIN QUERY PLAN reads it in tests. */
+  function pageQuery(page: SearchPage, driver: Driver | undefined): Fragment {
+    const from = source(driver);
+    const conditionsOf = where(page.filter, driver);
     const { orderBy, keyset } = ordering(page);
     // With the stored representation, which the page sends as it is (withStoredRepresentation()).
     const columns = [...USER_COLUMNS.split(', '), 'representation', 'etag'].map((column) => `u.${column}`).join(', ');
     return {
-      sql: `SELECT ${columns} FROM ${from.sql} WHERE ${where.sql} AND ${keyset.sql} ORDER BY ${orderBy} LIMIT ?`,
-      params: [...from.params, ...where.params, ...keyset.params, page.limit],
+      sql: `SELECT ${columns} FROM ${from.sql} WHERE ${conditionsOf.sql} AND ${keyset.sql} ORDER BY ${orderBy} LIMIT ?`,
+      params: [...from.params, ...conditionsOf.params, ...keyset.params, page.limit],
     };
   }
 
   /** The statement counting the users that match, through `driver` or over every user. */
   function countQuery(filter: SearchFilter, driver: Driver | undefined): Fragment {
     const from = source(driver);
-    const where = conditions(filter);
-    return { sql: `SELECT count(*) AS n FROM ${from.sql} WHERE ${where.sql}`, params: [...from.params, ...where.params] };
+    const conditionsOf = where(filter, driver);
+    return { sql: `SELECT count(*) AS n FROM ${from.sql} WHERE ${conditionsOf.sql}`, params: [...from.params, ...conditionsOf.params] };
   }
 
-  const run = ({ sql, params }: Fragment) => (prepared(sql).get(...params) as { n: number }).n;
+  const single = async (fragment: Fragment, deadline?: number) => {
+    const [row] = await reads([{ ...fragment, mode: 'get' }], deadline);
+    return (row as { n: number }).n;
+  };
 
   return {
     pageQuery,
     countQuery,
     driverOf,
 
-    page(page: SearchPage): StoredUserRow[] {
-      const { sql, params } = pageQuery(page);
-      return prepared(sql).all(...params) as StoredUserRow[];
+    /**
+     * A page's rows, and the change-feed position they reflect, read in one snapshot: the
+     * position first, so the page reflects at least every event at or below it.
+     */
+    async page(page: SearchPage, latest: string): Promise<{ rows: StoredUserRow[]; position: number }> {
+      const query = pageQuery(page, await driverOf(page.filter, driveBound, page.deadline));
+      const [position, rows] = await reads([{ sql: latest, params: [], mode: 'get' }, { ...query, mode: 'all' }], page.deadline);
+      return { rows: rows as StoredUserRow[], position: (position as { latest: number }).latest };
     },
 
     /** Every user that matches, counted (SCIM's totalResults). */
-    count(filter: SearchFilter): number {
-      return run(countQuery(filter, driverOf(filter)));
+    async count(filter: SearchFilter, deadline?: number): Promise<number> {
+      return single(countQuery(filter, await driverOf(filter, driveBound, deadline)), deadline);
     },
 
     /** store/user-store.ts countMatches(). */
-    countMatches(filter: SearchFilter, bound: number): MatchCount {
-      const driver = driverOf(filter, bound);
-      const total = (prepared('SELECT n FROM user_count').get() as { n: number }).n;
-      if (driver !== undefined || total <= bound) return { value: run(countQuery(filter, driver)), exact: true };
+    async countMatches(filter: SearchFilter, bound: number, deadline?: number): Promise<MatchCount> {
+      const driver = await driverOf(filter, bound, deadline);
       // Each in its own subquery: SQLite reads one end of the index for a lone min() or max(), and every row for both at once.
-      const { first, last } = prepared('SELECT (SELECT min(uid) FROM users) AS first, (SELECT max(uid) FROM users) AS last').get() as { first: string; last: string };
-      const where = conditions(filter);
-      let matched = 0;
-      let sampled = 0;
-      for (const start of sampleStarts(first, last)) {
-        const window = 'SELECT * FROM users WHERE uid >= ? ORDER BY uid LIMIT ?';
-        const row = prepared(`SELECT count(*) AS n, coalesce(sum(${where.sql}), 0) AS m FROM (${window}) u`).get(...where.params, start, SAMPLE_WINDOW) as { n: number; m: number };
-        sampled += row.n;
-        matched += row.m;
-      }
-      return estimated(matched, sampled, total);
+      const [totals] = await reads([{ sql: 'SELECT (SELECT n FROM user_count) AS total, (SELECT min(uid) FROM users) AS first, (SELECT max(uid) FROM users) AS last', params: [], mode: 'get' }], deadline);
+      const { total, first, last } = totals as { total: number; first: string | null; last: string | null };
+      if (driver !== undefined || total <= bound || first === null || last === null) return { value: await single(countQuery(filter, driver), deadline), exact: true };
+      const { sql: matches, params } = conditions(filter);
+      const windows = sampleStarts(first, last).map((start) => ({
+        sql: `SELECT count(*) AS n, coalesce(sum(${matches}), 0) AS m FROM (SELECT * FROM users WHERE uid >= ? ORDER BY uid LIMIT ?) u`,
+        params: [...params, start, SAMPLE_WINDOW],
+        mode: 'get' as const,
+      }));
+      const rows = (await reads(windows, deadline)) as { n: number; m: number }[];
+      return estimated(
+        rows.reduce((sum, row) => sum + row.m, 0),
+        rows.reduce((sum, row) => sum + row.n, 0),
+        total,
+      );
     },
   };
 }

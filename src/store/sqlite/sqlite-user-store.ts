@@ -14,7 +14,7 @@ import { translateSqliteError as translate } from './sqlite-errors.js';
 import { planImport, updatedUser, updateOutcome, type Holder, type ImportOutcome, type ImportUser, type OnConflict } from '../import-plan.js';
 import { batchResponse, type BatchIdempotency, type Change, type IdempotencyRecord, type PendingIdempotency, type Positioned, type Precondition, type SearchFilter, type SearchPage, type UserStore, type WriteOutcome } from '../user-store.js';
 import { IMPORT_ORIGIN, type EventOrigin } from '../../events/event-origin.js';
-import { sqliteEventLog } from './sqlite-event-log.js';
+import { LATEST_POSITION_SQL, sqliteEventLog } from './sqlite-event-log.js';
 import { sqliteIdempotency } from './sqlite-idempotency.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type CheckpointReport, type WalCheckpointer } from './wal-checkpointer.js';
 import { sqliteLease } from './sqlite-lease.js';
@@ -22,6 +22,9 @@ import { MemoryPageMarks, type PageMark } from '../page-marks.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
 import { sqliteSearch } from './sqlite-search.js';
+import { connectionReads } from './sqlite-reads.js';
+import { startReaderThread } from './reader-thread.js';
+import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { USER_COLUMNS, userRowParams, userRowToUser, type UserRow } from './sqlite-rows.js';
 
@@ -39,6 +42,13 @@ export interface SqliteStoreOptions extends SqliteConnectionOptions {
 }
 
 export { userRowToUser } from './sqlite-rows.js';
+
+/**
+ * Expensive reads the SQLite store runs at once (read-lane.ts): its one reader thread takes
+ * them in turn, and two in the lane keep it fed while the event loop handles the answer of
+ * the other.
+ */
+const READ_LANE_CONCURRENCY = 2;
 
 export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const db = openSqliteDatabase(options.path, options);
@@ -84,7 +94,10 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const selectOne = db.prepare('SELECT 1');
   const insertServiceKey = db.prepare('INSERT OR IGNORE INTO service_keys (name, value) VALUES (?, ?)');
   const selectServiceKey = db.prepare<[string], { value: Buffer }>('SELECT value FROM service_keys WHERE name = ?');
-  const searching = sqliteSearch(db, options.searchDriveBound, options.searchIntersectBound);
+  // Expensive reads on a thread of their own for a file; an in-memory database has no other connection.
+  const reader = options.path === ':memory:' ? undefined : startReaderThread(options.path);
+  const searching = sqliteSearch(reader?.reads ?? connectionReads(db), options.searchDriveBound, options.searchIntersectBound);
+  const lane = readLane(READ_LANE_CONCURRENCY, READ_LANE_WAITING);
   let closed = false;
 
   function insertKeys(user: User): void {
@@ -107,6 +120,12 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     } catch (error) {
       throw translate(error);
     }
+  }
+
+  /** Runs an expensive read (reader-thread.ts) in the read lane, translating driver errors into store errors. */
+  async function expensive<T>(deadline: number | undefined, fn: () => Promise<T>): Promise<T> {
+    if (closed) throw new StoreUnavailableError();
+    return lane(deadline, () => fn().catch((error: unknown) => Promise.reject(translate(error))));
   }
 
   const commit = createGroupCommit(db, translate);
@@ -262,10 +281,8 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     },
 
     async search(page: SearchPage) {
-      return read(() => {
-        const position = events.latestNow();
-        return { value: searching.page(page).map((row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
-      });
+      const { rows, position } = await expensive(page.deadline, () => searching.page(page, LATEST_POSITION_SQL));
+      return { value: rows.map((row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
     },
 
     // A SQLite file is served by one process in practice: the marks stay in its memory.
@@ -277,12 +294,12 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       pageMarks.set(key, mark, now);
     },
 
-    async count(filter: SearchFilter) {
-      return read(() => searching.count(filter));
+    async count(filter: SearchFilter, deadline?: number) {
+      return expensive(deadline, () => searching.count(filter, deadline));
     },
 
-    async countMatches(filter: SearchFilter, bound: number) {
-      return read(() => searching.countMatches(filter, bound));
+    async countMatches(filter: SearchFilter, bound: number, deadline?: number) {
+      return expensive(deadline, () => searching.countMatches(filter, bound, deadline));
     },
 
     async refreshStatistics() {},
@@ -322,7 +339,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       commit.flush();
       closed = true;
       events.close();
-      await checkpointer?.stop();
+      await Promise.all([checkpointer?.stop(), reader?.stop()]);
       db.close();
     },
 

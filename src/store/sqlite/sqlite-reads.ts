@@ -1,0 +1,83 @@
+/**
+ * Read statements of the SQLite store that may cost more than a lookup by key (search
+ * pages, counts), run in one snapshot under a deadline. They run on a thread of their
+ * own (reader-thread.ts) for a database file, so the event loop never waits for them, or
+ * on the store's connection for an in-memory database, which no other connection can open.
+ *
+ * The deadline is enforced inside SQLite: a statement that may walk many rows calls
+ * `within_budget(u.uid)` on each row it reads (sqlite-search.ts adds it to walked pages
+ * and counts), and the function raises once the deadline has passed, which ends the
+ * statement there. better-sqlite3 offers no interrupt, and this build of SQLite omits the
+ * progress handler, so a function on the rows is the one hook that stops a statement midway.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { BudgetExceededError } from '../store-errors.js';
+
+/** One statement: `all` rows as objects, `get` the first row as an object, `row` the first row as an array. */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+  mode: 'all' | 'get' | 'row';
+}
+
+/** Runs statements in one snapshot, in order; rejects with BudgetExceededError past `deadline` (ms since the epoch). */
+export type SqlReads = (statements: readonly SqlStatement[], deadline?: number) => Promise<unknown[]>;
+
+/** The message within_budget raises with: recognised on both sides of the thread boundary. */
+export const BUDGET_MESSAGE = 'user-service: read past its time budget';
+
+/**
+ * A synchronous runner of statements on `db`, registering `within_budget` on it.
+ * Self-contained (no imports, no outer names): the reader thread evaluates its source,
+ * so the bundle and the unbundled build run the same code.
+ */
+export function statementRunner(db: BetterSqlite3.Database, budgetMessage: string) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  let deadline = Infinity;
+  let calls = 0;
+  // Date.now() every 64 rows: a row costs a microsecond or more, so the deadline is seen within about 0.1 ms.
+  db.function('within_budget', { varargs: true, deterministic: false }, () => {
+    if ((++calls & 63) === 0 && Date.now() > deadline) throw new Error(budgetMessage);
+    return 1;
+  });
+  const prepared = (sql: string, mode: string) => {
+    const key = `${mode}\n${sql}`;
+    let statement = cache.get(key);
+    if (statement === undefined) {
+      statement = db.prepare(sql);
+      if (mode === 'row') statement.raw(true);
+      cache.set(key, statement);
+    }
+    return statement;
+  };
+  const inSnapshot = db.transaction((statements: readonly { sql: string; params: unknown[]; mode: string }[]) =>
+    statements.map(({ sql, params, mode }) => (mode === 'all' ? prepared(sql, mode).all(...params) : prepared(sql, mode).get(...params))),
+  );
+  return (statements: readonly { sql: string; params: unknown[]; mode: string }[], until?: number): unknown[] => {
+    deadline = until ?? Infinity;
+    calls = 0;
+    if (Date.now() > deadline) throw new Error(budgetMessage);
+    try {
+      return inSnapshot(statements);
+    } finally {
+      deadline = Infinity;
+    }
+  };
+}
+
+/** The error a runner's failure stands for: BudgetExceededError for the deadline, else the error as it is. */
+export function budgetOr(error: unknown): unknown {
+  return (error as { message?: unknown } | null)?.message === BUDGET_MESSAGE ? new BudgetExceededError({ cause: error }) : error;
+}
+
+/** Reads on the store's own connection (an in-memory database): they hold the event loop while they run, up to the deadline. */
+export function connectionReads(db: BetterSqlite3.Database): SqlReads {
+  const run = statementRunner(db, BUDGET_MESSAGE);
+  return async (statements, deadline) => {
+    try {
+      return run(statements, deadline);
+    } catch (error) {
+      throw budgetOr(error);
+    }
+  };
+}
