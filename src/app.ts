@@ -29,8 +29,8 @@ import { ProblemSchema } from './http/problem-schema.js';
 import { parseQueryString } from './http/query-string.js';
 import { createAdmission } from './http/request-admission.js';
 import { rewriteToOriginForm } from './http/request-target.js';
+import { expensiveRequestStep } from './http/expensive-requests.js';
 import { installResponseSteps, type RequestStep } from './http/request-steps.js';
-import type { RouteAccess } from './http/route-access.js';
 import { installRouteTable, registerWithAccess } from './http/route-table.js';
 import { serviceRoutes } from './http/service-routes.js';
 import { cloudEventRenderer } from './events/cloud-event.js';
@@ -154,10 +154,14 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   const admit = createAdmission(() => closing);
   const debugLog = incomingRequestLog(config.logLevel);
   const shed = overload.enabled ? sheddingStep(overload) : undefined;
-  // Cheapest first: admission, shedding, then authentication and the rate limit. Probes and
-  // metrics are never shed: orchestrators and operators need them most while the instance is overloaded.
-  const neverShed = (routeAccess: RouteAccess) => routeAccess === 'probe' || routeAccess === 'metrics:read';
-  installRouteTable(app, (routeAccess) => defined([admit, debugLog, neverShed(routeAccess) ? undefined : shed, access.stepFor(routeAccess)]));
+  const admitExpensive = expensiveRequestStep(config.requestBudgetMs);
+  // Cheapest first: admission, shedding, then authentication and the rate limit, and last a
+  // place among the expensive requests (http/expensive-requests.ts), taken only by a request that
+  // may be served. Only expensive requests are shed: a read by key or a write is never what
+  // delays the loop, and probes and metrics are needed most while the instance is overloaded.
+  installRouteTable(app, (routeAccess, expensive) =>
+    defined([admit, debugLog, expensive ? shed : undefined, access.stepFor(routeAccess), expensive ? admitExpensive : undefined]),
+  );
   // Requests no route answers (unmatched, or refused while routing) still get admission and the rate limit.
   const unroutedSteps: RequestStep[] = defined([admit, access.limitOnly]);
   const runUnroutedSteps: RequestStep = async (request, reply) => {

@@ -24,6 +24,8 @@ export interface RouteEntry {
    * onRoute hook (such as the one declaring the docs page public) runs after this one.
    */
   readonly access: RouteAccess;
+  /** Whether the route declares itself expensive (expensive-requests.ts). */
+  readonly expensive: boolean;
 }
 
 declare module 'fastify' {
@@ -33,8 +35,8 @@ declare module 'fastify' {
   }
 }
 
-/** The request steps for a route of the given access; composed once per route, when the app is ready. */
-export type StepsForAccess = (access: RouteAccess) => readonly RequestStep[];
+/** The request steps for a route of the given access and cost; composed once per route, when the app is ready. */
+export type StepsForAccess = (access: RouteAccess, expensive: boolean) => readonly RequestStep[];
 
 export function installRouteTable(app: FastifyInstance, stepsFor: StepsForAccess): void {
   const table: RouteEntry[] = [];
@@ -48,12 +50,15 @@ export function installRouteTable(app: FastifyInstance, stepsFor: StepsForAccess
       get access() {
         return resolveAccess(route.config?.access, methods);
       },
+      get expensive() {
+        return route.config?.cost === 'expensive';
+      },
     };
     table.push(entry);
     // Composed at the first request, when every onRoute hook (and so every declaration) has run.
     let run: onRequestHookHandler | undefined;
     const gate: onRequestHookHandler = function (request, reply, done) {
-      run ??= runRequestSteps(stepsFor(entry.access));
+      run ??= runRequestSteps(stepsFor(entry.access, entry.expensive));
       return run.call(this, request, reply, done);
     };
     const own = route.onRequest === undefined ? [] : [route.onRequest].flat();

@@ -32,7 +32,7 @@
  */
 import type { Facet, SearchFilter, SortKey } from '../store/user-store.js';
 import { compareUsers, matchesSearch, sortValue } from '../store/search-match.js';
-import { BudgetExceededError } from '../store/store-errors.js';
+import { mapInSlices } from '../event-loop-slices.js';
 import { canon } from '../users/canonical.js';
 import { emailKeysOf, type User } from '../users/user.js';
 import type { UserService } from '../users/user-service.js';
@@ -283,8 +283,6 @@ interface Resume {
  * says how to page: from startIndex=1 in order, which marks each next page's start.
  */
 export const SKIP_LIMIT = 10_000;
-/** Users checked against a residual filter between two turns of the event loop. */
-const FILTER_SLICE = 500;
 
 export function createScimLister(service: UserService) {
   /** Every user the store filter matches, refused when more than SCAN_LIMIT would be read. */
@@ -329,16 +327,9 @@ export function createScimLister(service: UserService) {
   }
 
   /** The candidates a residual filter keeps, checked a slice at a time so the event loop serves others between slices. */
-  async function kept(candidates: User[], residual: Filter, inMemory: (user: User) => Record<string, unknown>, deadline: number | undefined): Promise<User[]> {
-    const matching: User[] = [];
-    for (let i = 0; i < candidates.length; i += FILTER_SLICE) {
-      if (i > 0) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (deadline !== undefined && Date.now() > deadline) throw new BudgetExceededError();
-      }
-      for (const user of candidates.slice(i, i + FILTER_SLICE)) if (matchesFilter(inMemory(user), residual, userAttributes)) matching.push(user);
-    }
-    return matching;
+  async function kept(candidates: User[], residual: Filter, inMemory: (user: User) => Record<string, unknown>): Promise<User[]> {
+    const verdicts = await mapInSlices(candidates, (user) => matchesFilter(inMemory(user), residual, userAttributes));
+    return candidates.filter((_, i) => verdicts[i]);
   }
 
   return async function list(request: ListRequest, inMemory: (user: User) => Record<string, unknown>, deadline?: number): Promise<ListPage> {
@@ -366,7 +357,7 @@ export function createScimLister(service: UserService) {
       candidates = found && matchesSearch(found, store) ? [found] : [];
     } else candidates = await everyUser(plan.store, deadline);
     const residual = plan.residual;
-    const matching = residual === undefined ? candidates : await kept(candidates, residual, inMemory, deadline);
+    const matching = residual === undefined ? candidates : await kept(candidates, residual, inMemory);
     const ordered = sort !== undefined && sort.length > 0 ? matching.sort(compareUsers(sort)) : sortKey === undefined ? matching : sortedBy(matching, sortKey, request.descending);
     return { users: ordered.slice(request.startIndex - 1, request.startIndex - 1 + request.count), totalResults: ordered.length };
   };

@@ -7,6 +7,7 @@
  * they are left out of the OpenAPI document, since SCIM describes itself at /Schemas.
  */
 import { deadlineOf } from '../http/request-budget.js';
+import { mapInSlices } from '../event-loop-slices.js';
 import { originOf } from '../events/event-origin.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ifNoneMatchMatches } from '../http/conditional-requests.js';
@@ -166,13 +167,13 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
       representation,
       deadlineOf(reply, budgetMs),
     );
-    return scim(reply.header('cache-control', 'no-cache'), 200, listResponse(page.users.map((user) => project(representation(user))), page.totalResults, startIndex));
+    return scim(reply.header('cache-control', 'no-cache'), 200, listResponse(await mapInSlices(page.users, (user) => project(representation(user))), page.totalResults, startIndex));
   }
 
-  app.get('/Users', { config: read, schema: { hide: true }, preValidation: wellFormedQuery([]) }, async (request, reply) => answerList(request, reply, listParameters(request.query as Record<string, unknown>)));
+  app.get('/Users', { config: { ...read, cost: 'expensive' }, schema: { hide: true }, preValidation: wellFormedQuery([]) }, async (request, reply) => answerList(request, reply, listParameters(request.query as Record<string, unknown>)));
 
   // RFC 7644 §3.4.3: the same query in a body, for filters too long for a URL. A read.
-  app.post('/Users/.search', { config: { ...read, bodyType: SCIM_BODY }, schema: JSON_BODY_SCHEMA, preValidation: [wellFormedQuery([]), storable] }, async (request, reply) => {
+  app.post('/Users/.search', { config: { ...read, cost: 'expensive', bodyType: SCIM_BODY }, schema: JSON_BODY_SCHEMA, preValidation: [wellFormedQuery([]), storable] }, async (request, reply) => {
     // The query is in the body: a query string as well is refused, never ignored.
     listParameters(request.query as Record<string, unknown>, []);
     return answerList(request, reply, searchParameters(request.body));

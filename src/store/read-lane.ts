@@ -1,27 +1,33 @@
 /**
- * The lane of expensive reads (a search page, a count, a list walk's step): at most
- * `concurrency` run at once, the others wait in arrival order, and at most `maxWaiting`
- * may wait. So a reader that sends many expensive requests occupies the lane, never the
- * connections or the thread that reads by key and writes: what is shed under such load
- * is expensive reads (ReadsSaturatedError, answered 503 `overloaded`), not cheap ones.
+ * A lane for expensive work: at most `concurrency` hold a place at once, the others wait in
+ * arrival order, and at most `maxWaiting` may wait. The stores run their expensive reads (a
+ * search page, a count) in one, so a reader that sends many of them occupies the lane, never
+ * the connections or the thread that reads by key and writes; the HTTP layer admits expensive
+ * requests through another (http/expensive-requests.ts). What is shed under such load is
+ * expensive work (ReadsSaturatedError, answered 503 `overloaded`), not cheap reads.
  *
- * A read whose deadline passes while it waits never starts (BudgetExceededError): its
- * client has been answered already, so running it would only delay the reads behind it.
- * A read still running at its deadline is answered BudgetExceededError then, whatever the
- * store does to stop it; its place in the lane is given up only when it has stopped.
+ * A place whose deadline passes while it waits is never given (BudgetExceededError): its
+ * client has been answered already, so running its work would only delay the work behind it.
+ * Work still running at its deadline is answered BudgetExceededError then, whatever the store
+ * does to stop it; its place is given up only when it has stopped.
  */
 import { BudgetExceededError, ReadsSaturatedError } from './store-errors.js';
 
 /**
- * Most expensive reads that may wait in a store's lane: more than a busy instance's clients
- * keep in flight (a load of 50 connections searching waits whole), few enough that a flood
- * is refused at once instead of answered 503 at its deadline after seconds of waiting.
+ * Most that may wait in a lane: more than a busy instance's clients keep in flight (a load of
+ * 50 connections searching waits whole), few enough that a flood is refused at once instead
+ * of answered 503 at its deadline after seconds of waiting.
  */
 export const READ_LANE_WAITING = 256;
 
-export type ReadLane = <T>(deadline: number | undefined, task: () => Promise<T>) => Promise<T>;
+export interface Lane {
+  /** A place in the lane, given when one is free (or refused); call the release function once when done. */
+  acquire(deadline: number | undefined): Promise<() => void>;
+  /** Runs `task` in a place of its own (released when it settles), answering BudgetExceededError at `deadline`. */
+  run<T>(deadline: number | undefined, task: () => Promise<T>): Promise<T>;
+}
 
-export function readLane(concurrency: number, maxWaiting: number): ReadLane {
+export function readLane(concurrency: number, maxWaiting: number): Lane {
   let running = 0;
   const waiting: { deadline: number | undefined; start: () => void; refuse: (error: Error) => void }[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -44,30 +50,48 @@ export function readLane(concurrency: number, maxWaiting: number): ReadLane {
     if (timer !== undefined) return;
     let earliest = Infinity;
     for (const waiter of waiting) if (waiter.deadline !== undefined && waiter.deadline < earliest) earliest = waiter.deadline;
-    if (earliest === Infinity) return;
-    timer = setTimeout(expire, Math.max(0, earliest - Date.now()));
-    timer.unref();
+    if (earliest !== Infinity) timer = setTimeout(expire, Math.max(0, earliest - Date.now()));
   }
 
   function release(): void {
+    // The place passes straight to the next waiter, so a newcomer cannot overtake it.
     const next = waiting.shift();
     if (next) next.start();
     else running--;
   }
 
-  return async (deadline, task) => {
+  /** A release that counts once, however often it is called. */
+  function releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      release();
+    };
+  }
+
+  async function acquire(deadline: number | undefined): Promise<() => void> {
     if (deadline !== undefined && Date.now() >= deadline) throw new BudgetExceededError();
-    if (running >= concurrency) {
-      if (waiting.length >= maxWaiting) throw new ReadsSaturatedError();
-      // The slot passes straight to the next waiter, so a newcomer cannot overtake it.
-      await new Promise<void>((start, refuse) => {
-        waiting.push({ deadline, start, refuse });
-        arm();
-      });
-    } else running++;
-    const work = Promise.resolve().then(task);
-    work.then(release, release);
-    return deadline === undefined ? work : withinDeadline(work, deadline);
+    if (running < concurrency) {
+      running++;
+      return releaser();
+    }
+    if (waiting.length >= maxWaiting) throw new ReadsSaturatedError();
+    await new Promise<void>((start, refuse) => {
+      waiting.push({ deadline, start, refuse });
+      arm();
+    });
+    return releaser();
+  }
+
+  return {
+    acquire,
+    async run(deadline, task) {
+      const done = await acquire(deadline);
+      const work = Promise.resolve().then(task);
+      work.then(done, done);
+      return deadline === undefined ? work : withinDeadline(work, deadline);
+    },
   };
 }
 

@@ -92,7 +92,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
     }),
   );
 
-  app.get('/users', { config: { access: 'users:read' }, schema: searchSchema, preValidation: wellFormedQuery(['limit']) }, async (request, reply) => {
+  app.get('/users', { config: { access: 'users:read', cost: 'expensive' }, schema: searchSchema, preValidation: wellFormedQuery(['limit']) }, async (request, reply) => {
     const { users, nextCursor, position, count } = await service.search(request.query, deadlineOf(reply, budgetMs));
     if (nextCursor !== undefined) reply.header('link', `<${nextPageUrl(request.query, nextCursor)}>; rel="next"`);
     // An RFC 8941 integer; an estimate is marked so.

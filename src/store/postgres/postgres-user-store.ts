@@ -29,6 +29,7 @@ import { migratePostgres } from './postgres-migrations.js';
 import { postgresSearch } from './postgres-search.js';
 import { runUntil } from './deadline-run.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
+import { mapInSlices } from '../../event-loop-slices.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
 import { deleteUser, emailRowsInsert, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
 import { MARK_TTL_MS, type PageMark } from '../page-marks.js';
@@ -128,7 +129,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
    * reads by key and writes always find a connection), its statements bounded by its deadline.
    */
   const lane = readLane(Math.max(1, Math.floor(clientOptions.max / 2)), READ_LANE_WAITING);
-  const expensive = <T>(deadline: number | undefined, fn: (read: typeof run) => Promise<T>): Promise<T> => lane(deadline, () => fn(runUntil(run, deadline)));
+  const expensive = <T>(deadline: number | undefined, fn: (read: typeof run) => Promise<T>): Promise<T> => lane.run(deadline, () => fn(runUntil(run, deadline)));
 
   const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile`;
   const feed: Feed = { enabled: options.changeFeed !== false };
@@ -297,7 +298,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
         const { query } = await searching.page(read, sql`${columns}, representation, etag`, page);
         return positionedRows<UserRow & { representation: string | null; etag: string | null }>(query, read);
       });
-      return { value: value.map((row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
+      return { value: await mapInSlices(value, (row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
     },
 
     async pageMark(key: string, now: number) {

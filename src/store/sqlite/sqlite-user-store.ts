@@ -25,6 +25,7 @@ import { sqliteSearch } from './sqlite-search.js';
 import { connectionReads } from './sqlite-reads.js';
 import { startReaderThread } from './reader-thread.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
+import { mapInSlices } from '../../event-loop-slices.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { USER_COLUMNS, userRowParams, userRowToUser, type UserRow } from './sqlite-rows.js';
 
@@ -125,7 +126,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   /** Runs an expensive read (reader-thread.ts) in the read lane, translating driver errors into store errors. */
   async function expensive<T>(deadline: number | undefined, fn: () => Promise<T>): Promise<T> {
     if (closed) throw new StoreUnavailableError();
-    return lane(deadline, () => fn().catch((error: unknown) => Promise.reject(translate(error))));
+    return lane.run(deadline, () => fn().catch((error: unknown) => Promise.reject(translate(error))));
   }
 
   const commit = createGroupCommit(db, translate);
@@ -282,7 +283,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
 
     async search(page: SearchPage) {
       const { rows, position } = await expensive(page.deadline, () => searching.page(page, LATEST_POSITION_SQL));
-      return { value: rows.map((row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
+      return { value: await mapInSlices(rows, (row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
     },
 
     // A SQLite file is served by one process in practice: the marks stay in its memory.

@@ -1,0 +1,35 @@
+/**
+ * Expensive requests (a search, a SCIM list: their cost grows with the page they ask for, up to
+ * a thousand users read, converted and sent) are admitted through a lane of their own: at most
+ * EXPENSIVE_CONCURRENCY are served at once, in arrival order, each until its response is sent.
+ * So however many a client sends, the event loop spends at most that many requests' work on
+ * them at a time, and cheap requests (reads by key, writes) keep being served between their
+ * slices (event-loop-slices.ts). A route says it is expensive next to its access:
+ *
+ *   app.get('/users', { config: { access: 'users:read', cost: 'expensive' } }, handler)
+ *
+ * Load shedding (observability/overload.ts) refuses expensive requests only: a read by key
+ * costs tens of microseconds and is never what delays the loop.
+ */
+import { READ_LANE_WAITING, readLane } from '../store/read-lane.js';
+import { deadlineOf } from './request-budget.js';
+import type { RequestStep } from './request-steps.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `expensive`: admitted through the lane of expensive requests, and shed first under load. */
+    cost?: 'expensive';
+  }
+}
+
+/** Expensive requests served at once: enough to keep the event loop and the store busy, few enough that a read by key waits for at most as many slices of their work. */
+export const EXPENSIVE_CONCURRENCY = 2;
+
+/** The step admitting an expensive request: it waits for a place (refused past its deadline, or when too many wait) and keeps it until its response is sent or its connection closes. */
+export function expensiveRequestStep(budgetMs: number): RequestStep {
+  const lane = readLane(EXPENSIVE_CONCURRENCY, READ_LANE_WAITING);
+  return async (_request, reply) => {
+    const release = await lane.acquire(deadlineOf(reply, budgetMs));
+    reply.raw.once('close', release);
+  };
+}
