@@ -29,7 +29,14 @@ export const EXPENSIVE_CONCURRENCY = 2;
 export function expensiveRequestStep(budgetMs: number): RequestStep {
   const lane = readLane(EXPENSIVE_CONCURRENCY, READ_LANE_WAITING);
   return async (_request, reply) => {
-    const release = await lane.acquire(deadlineOf(reply, budgetMs));
-    reply.raw.once('close', release);
+    // Listened for before waiting: a client that leaves while its request waits must not keep the place it is given.
+    let release: (() => void) | undefined;
+    let closed = false;
+    reply.raw.once('close', () => {
+      closed = true;
+      release?.();
+    });
+    release = await lane.acquire(deadlineOf(reply, budgetMs));
+    if (closed) release();
   };
 }

@@ -6,7 +6,7 @@
 import { emailKeysOf, keysOf, type User } from '../users/user.js';
 import { fold, userWords } from '../users/search-words.js';
 import { canon } from '../users/canonical.js';
-import { FACETS, type InstantBounds, type SearchFilter, type SortKey } from './user-store.js';
+import { FACETS, type InstantBounds, type SearchFilter, type SortKey, type WalkMark } from './user-store.js';
 
 const within = (at: string, bounds: InstantBounds) =>
   (bounds.gt === undefined || at > bounds.gt) && (bounds.ge === undefined || at >= bounds.ge) && (bounds.lt === undefined || at < bounds.lt) && (bounds.le === undefined || at <= bounds.le);
@@ -82,4 +82,9 @@ export function compareUsers(sort: readonly SortKey[]): (a: User, b: User) => nu
     const order = a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0;
     return uidDescending(sort) ? -order : order;
   };
+}
+
+/** Where a walk stopped: after `user`, in the order of `sort` (store/user-store.ts WalkMark). */
+export function walkMark(user: User, sort: readonly SortKey[] | undefined): WalkMark {
+  return { uid: user.uid, values: (sort ?? []).map((key) => sortValue(user, key.field)) };
 }

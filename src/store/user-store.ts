@@ -145,8 +145,26 @@ export interface SearchPage {
   /** … and these values of the sort keys (one per key, as stored: folded text or an instant). */
   afterValues?: readonly string[];
   limit: number;
+  /**
+   * Most users a walked page (no condition drives it: store/search-plan.ts) may read along
+   * the sort's index. When it reads that many without filling the page, it ends there and
+   * says where (PageResult.walkedTo): the next page continues after that user. Without it a
+   * walk reads until the page is full (SCIM's pages, whose size is the client's `count`).
+   */
+  walkLimit?: number;
   /** The request's deadline (ms since the epoch, Date.now()): past it the read stops and throws BudgetExceededError. */
   deadline?: number;
+}
+
+/** Where a walked page stopped reading: the last user it read (matching or not), by uid and sort values as stored. */
+export interface WalkMark {
+  uid: string;
+  values: string[];
+}
+
+/** A search page: its users, and where its walk stopped when it reached its walk limit first. */
+export interface PageResult extends Positioned<User[]> {
+  walkedTo?: WalkMark;
 }
 
 export interface UserStore {
@@ -202,7 +220,7 @@ export interface UserStore {
    * hold the event loop, and stop at their deadline (BudgetExceededError: the running statement
    * interrupted or cancelled, no further one started).
    */
-  search(page: SearchPage): Promise<Positioned<User[]>>;
+  search(page: SearchPage): Promise<PageResult>;
 
   /** The page mark kept under `key` (page-marks.ts) if it was set less than MARK_TTL_MS before `now` (ms since the epoch). */
   pageMark(key: string, now: number): Promise<PageMark | undefined>;

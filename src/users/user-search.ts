@@ -8,7 +8,7 @@
 import { ProblemError } from '../http/problems.js';
 import { compareCodePoints, compareUsers, matchesSearch, sortValue, uidDescending } from '../store/search-match.js';
 import type { MatchCount } from '../store/search-plan.js';
-import { FACETS, type InstantBounds, type Positioned, type SearchFilter, type SortKey, type UserStore } from '../store/user-store.js';
+import { FACETS, type InstantBounds, type PageResult, type Positioned, type SearchFilter, type SortKey, type UserStore } from '../store/user-store.js';
 import { canon } from './canonical.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './search-cursor.js';
 import { QUERY_WORDS_MAX, queryWords } from './search-words.js';
@@ -26,6 +26,16 @@ export interface SearchResult {
   /** With `count=true`: how many users match (store/user-store.ts countMatches()). */
   count?: MatchCount;
 }
+
+/**
+ * Most users a walked page reads along the sort's index (store/user-store.ts walkLimit):
+ * a page of `q` words that are each common but rarely together ends after that many, with
+ * the users it found (maybe none) and a `next` link that continues after the last one
+ * read. So a page's cost never grows with the directory: at about 1 µs a user on SQLite,
+ * 10,000 cost some 10–30 ms, and a broad word (0.5 % of the users) still fills a page of
+ * 20 after about 4,000.
+ */
+export const WALK_LIMIT = 10_000;
 
 const invalid = (parameter: string, detail: string) => new ProblemError('invalid-query', `${parameter} ${detail}`, { errors: [{ parameter, detail }] });
 
@@ -100,7 +110,7 @@ function isAfter(user: User, position: CursorPosition, sort: readonly SortKey[])
 /** The text a cursor is signed with: everything that decides which users a search returns, and in which order. */
 const signature = ({ filter, sort, exact }: ParsedSearch) => JSON.stringify([filter, sort, exact ?? null]);
 
-export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buffer>) {
+export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buffer>, walkLimit = WALK_LIMIT) {
   /**
    * The users `q` ranks first, in the search's order, that meet every other filter, with the
    * feed position the reads reflect: on the first page those whose username or email address
@@ -143,8 +153,8 @@ export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buff
     // One extra row tells whether a next page exists without a second query.
     const restAfter = after === undefined || after.exact ? {} : { after: after.uid, afterValues: after.values };
     const wanted = limit - ranked.length + 1;
-    const [{ value: rows, position }, counted] = await Promise.all([
-      parsed.wordless ? store.events.latest().then((latest) => ({ value: [] as User[], position: latest })) : store.search({ filter: rest, sort, ...restAfter, limit: wanted, ...(deadline === undefined ? {} : { deadline }) }),
+    const [{ value: rows, position, walkedTo }, counted] = await Promise.all([
+      parsed.wordless ? store.events.latest().then((latest): PageResult => ({ value: [], position: latest })) : store.search({ filter: rest, sort, ...restAfter, limit: wanted, walkLimit, ...(deadline === undefined ? {} : { deadline }) }),
       query.count !== 'true' ? undefined : parsed.wordless ? { value: 0, exact: true } : store.countMatches(rest, COUNT_BOUND, deadline),
     ]);
     const users = [...ranked, ...rows].slice(0, limit);
@@ -152,6 +162,8 @@ export function createUserSearch(store: UserStore, cursorKey: () => Promise<Buff
     const last = users[users.length - 1];
     const result: SearchResult = { users, position: Math.min(position, exactPosition) };
     if (more && last !== undefined) result.nextCursor = encodeCursor(await cursorKey(), positionOf(last, sort, ranked.includes(last), ranking), signature(parsed));
+    // The walk reached its limit before the page was full: the next page continues after the last user it read.
+    else if (walkedTo !== undefined) result.nextCursor = encodeCursor(await cursorKey(), { uid: walkedTo.uid, values: walkedTo.values, exact: false, ranked: ranking }, signature(parsed));
     if (counted !== undefined) result.count = { value: counted.value + exact.length, exact: counted.exact };
     return result;
   };

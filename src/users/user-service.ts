@@ -30,6 +30,8 @@ export interface UserServiceOptions {
   store: UserStore;
   /** The clock, as an RFC 3339 UTC timestamp with milliseconds. */
   now?: () => string;
+  /** Most users a walked search page reads (user-search.ts WALK_LIMIT; tests lower it). */
+  walkLimit?: number;
 }
 
 const notFound = () => new ProblemError('not-found', 'No user matches.');
@@ -49,7 +51,7 @@ function settle<T>(outcome: WriteOutcome<T>): T {
   return outcome.value;
 }
 
-export function createUserService({ store, now = () => new Date().toISOString() }: UserServiceOptions) {
+export function createUserService({ store, now = () => new Date().toISOString(), walkLimit }: UserServiceOptions) {
   // Fetched once; a failure is not cached, so a store that was down is asked again.
   let cursorKey: Promise<Buffer> | undefined;
   const getCursorKey = () => (cursorKey ??= store.cursorKey().catch((error: unknown) => {
@@ -151,7 +153,7 @@ export function createUserService({ store, now = () => new Date().toISOString() 
     },
 
     /** GET /users (user-search.ts). */
-    search: createUserSearch(store, getCursorKey),
+    search: createUserSearch(store, getCursorKey, walkLimit),
   };
 }
 

@@ -6,8 +6,12 @@
  * and every expensive request ends with its answer or a documented problem. Load shedding is
  * on at its default, as in production: work that held the event loop for a second would make
  * /readyz answer 503 and shed the expensive requests (503 overloaded), and fail this test.
+ * At 20,000 users no request of the old design held the loop that long either: what moved
+ * its work off the event loop is proven by test/store/sqlite-reader-thread.test.ts and the
+ * PostgreSQL cancellation below, and its effect at 200,000 users by npm run bench:bystander.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { v7 as uuidv7 } from 'uuid';
@@ -51,7 +55,7 @@ describeEachStore('a reader sending the most expensive requests does not stall t
   let server: TestServer;
   let uids: string[];
   before(async () => {
-    server = await startTestServer({ store: kind, env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '300' } });
+    server = await startTestServer({ store: kind, env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '1000' } });
     const now = new Date().toISOString();
     const users = Array.from({ length: USERS }, (_, i) => person(i, now));
     for (let i = 0; i < users.length; i += 2000) await server.store.importUsers(users.slice(i, i + 2000), 'fail', now);
@@ -127,7 +131,7 @@ describe('past its budget a search is answered 503 and its statement is cancelle
   let server: TestServer;
   let admin: postgres.Sql;
   before(async () => {
-    server = await startTestServer({ store: 'postgres', env: { REQUEST_BUDGET_MS: '300' } });
+    server = await startTestServer({ store: 'postgres', env: { REQUEST_BUDGET_MS: '1000' } });
     assert.equal((await server.post('/users', { username: 'blocked', email_address: 'blocked@example.com', display_name: 'Blocked Reader' })).status, 201);
     admin = postgres(server.databaseUrl, { max: 1, onnotice: () => {} });
   });
@@ -162,5 +166,46 @@ describe('past its budget a search is answered 503 and its statement is cancelle
     const again = await server.get('/users?q=blo');
     assert.equal(again.status, 200, again.text);
     assert.equal(again.body.length, 1);
+  });
+
+  it('a client that leaves while its search waits for a place does not keep the place', async () => {
+    const url = new URL(server.baseUrl);
+    /** A search sent with a raw client; `leave` destroys its connection. */
+    const search = () => {
+      let leave = () => {};
+      const answered = new Promise<number>((resolve) => {
+        const req = http.request({ host: url.hostname, port: url.port, path: '/users?q=blo', agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', () => resolve(0));
+        req.end();
+        leave = () => req.destroy();
+      });
+      return { answered, leave: () => leave() };
+    };
+    await admin.begin(async (tx) => {
+      await tx`LOCK TABLE user_terms IN ACCESS EXCLUSIVE MODE`;
+      // Two searches take both places and wait on the lock until their budget (1 s) ends them.
+      const holders = [search(), search()];
+      const waitingOnLock = async () => {
+        await tx`SELECT pg_stat_clear_snapshot()`;
+        const [row] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'user-service' AND wait_event_type = 'Lock'`;
+        return row?.n;
+      };
+      for (let tries = 0; (await waitingOnLock()) !== 2 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(await waitingOnLock(), 2, 'both places are taken');
+      // Two more arrive later (so their budget ends after the holders'), wait for a place, and their clients leave.
+      const leaving = [search(), search()];
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const request of leaving) request.leave();
+      assert.deepEqual(await Promise.all(holders.map((h) => h.answered)), [503, 503]);
+      await Promise.all(leaving.map((l) => l.answered));
+    });
+    // Had the places the leaving searches were given been kept, none would be left: these would wait and end 503.
+    for (let i = 0; i < 3; i++) {
+      const res = await server.get('/users?q=blo');
+      assert.equal(res.status, 200, res.text);
+    }
   });
 });

@@ -71,3 +71,17 @@ it('a read still running at its deadline is answered BudgetExceededError, and ke
   slow.release();
   assert.equal(await next, 'next');
 });
+
+it('a place released twice counts once', async () => {
+  const lane = readLane(1, 10);
+  const release = await lane.acquire(undefined);
+  release();
+  release();
+  const again = await lane.acquire(undefined);
+  const started: string[] = [];
+  const waiting = lane.run(undefined, async () => (started.push('waiting'), 'waiting'));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(started, [], 'one place: the second release did not free another');
+  again();
+  assert.equal(await waiting, 'waiting');
+});

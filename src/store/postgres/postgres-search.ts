@@ -147,10 +147,24 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
   // Queries are returned wrapped ({ query }): a query fragment is a thenable that an `await` would send.
   return {
     /** The page's query: `columns` of at most `limit` users. */
+    /**
+     * The page's query: `columns` of at most `limit` users, each with `walk_end` false. A walk
+     * with a walk limit reads at most that many users of the sort's index (an inner page) and
+     * keeps those that match; the same statement (one snapshot, so the two agree while users
+     * are written) adds the last user the inner page reads, with `walk_end` true, when that
+     * many remain. UNION ALL appends its branches in order, each in its own ORDER BY.
+     */
     async page(run: Run, columns: Fragment, page: SearchPage): Promise<{ query: Fragment }> {
       const { orderBy, keyset } = ordering(page);
-      const rows = rowsOf(await driverOf(run, page.filter));
-      return { query: sql`SELECT ${columns} FROM ${rows} WHERE ${conditions(page.filter)} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.limit}` };
+      const driver = await driverOf(run, page.filter);
+      if (driver === undefined && page.walkLimit !== undefined) {
+        const inner = sql`SELECT * FROM users WHERE ${keyset} ORDER BY ${orderBy} LIMIT ${page.walkLimit}`;
+        return {
+          query: sql`(SELECT ${columns}, false AS walk_end FROM (${inner}) users WHERE ${conditions(page.filter)} ORDER BY ${orderBy} LIMIT ${page.limit})
+            UNION ALL (SELECT ${columns}, true FROM users WHERE ${keyset} ORDER BY ${orderBy} LIMIT 1 OFFSET ${page.walkLimit - 1})`,
+        };
+      }
+      return { query: sql`SELECT ${columns}, false AS walk_end FROM ${rowsOf(driver)} WHERE ${conditions(page.filter)} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.limit}` };
     },
 
     driverOf,

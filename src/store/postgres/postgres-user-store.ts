@@ -30,6 +30,7 @@ import { postgresSearch } from './postgres-search.js';
 import { runUntil } from './deadline-run.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
+import { walkMark } from '../search-match.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
 import { deleteUser, emailRowsInsert, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
 import { MARK_TTL_MS, type PageMark } from '../page-marks.js';
@@ -293,12 +294,16 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     },
 
     async search(page: SearchPage) {
-      const { value, position } = await expensive(page.deadline, async (read) => {
+      const { value: rows, position } = await expensive(page.deadline, async (read) => {
         // With the stored representation, which the page sends as it is (withStoredRepresentation()).
         const { query } = await searching.page(read, sql`${columns}, representation, etag`, page);
-        return positionedRows<UserRow & { representation: string | null; etag: string | null }>(query, read);
+        return positionedRows<UserRow & { representation: string | null; etag: string | null; walk_end: boolean }>(query, read);
       });
-      return { value: await mapInSlices(value, (row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
+      const found = rows.filter((row) => !row.walk_end);
+      const end = rows.find((row) => row.walk_end);
+      const value = await mapInSlices(found, (row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag));
+      // A page the walk filled ends at its last user; one the walk limit ended continues after the last user read.
+      return end === undefined || found.length >= page.limit ? { value, position } : { value, position, walkedTo: walkMark(userRowToUser(end), page.sort) };
     },
 
     async pageMark(key: string, now: number) {

@@ -7,7 +7,7 @@ import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BO
 import { uidDescending } from '../search-match.js';
 import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
-import type { SqlReads } from './sqlite-reads.js';
+import type { SqlReads, SqlStatement } from './sqlite-reads.js';
 
 /** A users row with its stored representation (null in a row an earlier release wrote). */
 export type StoredUserRow = UserRow & { representation: string | null; etag: string | null };
@@ -163,17 +163,36 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
     return pickIntersection(terms, await countUpTo(terms, intersectBound, deadline), intersectBound);
   }
 
-  /** The statement of a page (at most `limit` users) through `driver`, as it is run: EXPLAIN QUERY PLAN reads it in tests. */
+  /**
+   * The statement of a page (at most `limit` users) through `driver`, as it is run: EXPLAIN
+   * QUERY PLAN reads it in tests. A walk with a walk limit reads at most that many users of
+   * the sort's index (an inner page), then keeps those that match.
+   */
   function pageQuery(page: SearchPage, driver: Driver | undefined): Fragment {
-    const from = source(driver);
     const conditionsOf = where(page.filter, driver);
     const { orderBy, keyset } = ordering(page);
     // With the stored representation, which the page sends as it is (withStoredRepresentation()).
     const columns = [...USER_COLUMNS.split(', '), 'representation', 'etag'].map((column) => `u.${column}`).join(', ');
+    if (driver === undefined && page.walkLimit !== undefined) {
+      // The inner page reads `users` unaliased, so its plan names the table (tests tell its index walk from a scan).
+      const unaliased = (sql: string) => sql.replace(/\bu\./g, '');
+      return {
+        sql: `SELECT ${columns} FROM (SELECT * FROM users WHERE ${unaliased(keyset.sql)} ORDER BY ${unaliased(orderBy)} LIMIT ?) u WHERE ${conditionsOf.sql} ORDER BY ${orderBy} LIMIT ?`,
+        params: [...keyset.params, page.walkLimit, ...conditionsOf.params, page.limit],
+      };
+    }
+    const from = source(driver);
     return {
       sql: `SELECT ${columns} FROM ${from.sql} WHERE ${conditionsOf.sql} AND ${keyset.sql} ORDER BY ${orderBy} LIMIT ?`,
       params: [...from.params, ...conditionsOf.params, ...keyset.params, page.limit],
     };
+  }
+
+  /** The statement reading the last user a walk limited to `walkLimit` users reads (none when fewer remain). */
+  function walkEndQuery(page: SearchPage & { walkLimit: number }): Fragment {
+    const { orderBy, keyset } = ordering(page);
+    const columns = USER_COLUMNS.split(', ').map((column) => `u.${column}`).join(', ');
+    return { sql: `SELECT ${columns} FROM users u WHERE ${keyset.sql} ORDER BY ${orderBy} LIMIT 1 OFFSET ?`, params: [...keyset.params, page.walkLimit - 1] };
   }
 
   /** The statement counting the users that match, through `driver` or over every user. */
@@ -197,10 +216,16 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
      * A page's rows, and the change-feed position they reflect, read in one snapshot: the
      * position first, so the page reflects at least every event at or below it.
      */
-    async page(page: SearchPage, latest: string): Promise<{ rows: StoredUserRow[]; position: number }> {
-      const query = pageQuery(page, await driverOf(page.filter, driveBound, page.deadline));
-      const [position, rows] = await reads([{ sql: latest, params: [], mode: 'get' }, { ...query, mode: 'all' }], page.deadline);
-      return { rows: rows as StoredUserRow[], position: (position as { latest: number }).latest };
+    async page(page: SearchPage, latest: string): Promise<{ rows: StoredUserRow[]; position: number; walkedTo?: UserRow }> {
+      const driver = await driverOf(page.filter, driveBound, page.deadline);
+      const query = pageQuery(page, driver);
+      const limited = driver === undefined && page.walkLimit !== undefined ? { ...page, walkLimit: page.walkLimit } : undefined;
+      const statements: SqlStatement[] = [{ sql: latest, params: [], mode: 'get' }, { ...query, mode: 'all' }];
+      if (limited) statements.push({ ...walkEndQuery(limited), mode: 'get' });
+      const [position, rows, end] = await reads(statements, page.deadline);
+      const result = { rows: rows as StoredUserRow[], position: (position as { latest: number }).latest };
+      // A page the walk filled ends at its last user; one the walk limit ended continues after the last user read.
+      return end === undefined || result.rows.length >= page.limit ? result : { ...result, walkedTo: end as UserRow };
     },
 
     /** Every user that matches, counted (SCIM's totalResults). */

@@ -26,6 +26,7 @@ import { connectionReads } from './sqlite-reads.js';
 import { startReaderThread } from './reader-thread.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
+import { walkMark } from '../search-match.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { USER_COLUMNS, userRowParams, userRowToUser, type UserRow } from './sqlite-rows.js';
 
@@ -282,8 +283,9 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     },
 
     async search(page: SearchPage) {
-      const { rows, position } = await expensive(page.deadline, () => searching.page(page, LATEST_POSITION_SQL));
-      return { value: await mapInSlices(rows, (row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag)), position };
+      const { rows, position, walkedTo } = await expensive(page.deadline, () => searching.page(page, LATEST_POSITION_SQL));
+      const value = await mapInSlices(rows, (row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag));
+      return walkedTo === undefined ? { value, position } : { value, position, walkedTo: walkMark(userRowToUser(walkedTo), page.sort) };
     },
 
     // A SQLite file is served by one process in practice: the marks stay in its memory.
