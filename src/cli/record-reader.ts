@@ -145,17 +145,44 @@ export interface TextOptions {
 
 const DEFAULT_CSV: CsvOptions = { delimiter: ',', map: new Map(), extraToAttributes: false };
 
-/** The text of a byte stream: gunzipped when compressed, decoded. */
-function textOf(bytes: AsyncIterable<Buffer>, text: TextOptions): Readable {
-  const stream = Readable.from(decodedText(uncompressedBytes(bytes), text.encoding, text.note));
+/**
+ * The text of a byte stream: gunzipped when compressed, decoded. A line that is not text in
+ * the encoding ends the stream cleanly after the lines before it, so its reader (readline, the
+ * CSV parser) gives every record before that line; `failure()` then says why it ended.
+ */
+function textOf(bytes: AsyncIterable<Buffer>, text: TextOptions): { stream: Readable; failure(): EncodingError | undefined } {
+  let failure: EncodingError | undefined;
+  async function* untilBadLine(): AsyncGenerator<string> {
+    try {
+      yield* decodedText(uncompressedBytes(bytes), text.encoding, text.note);
+    } catch (error) {
+      if (!(error instanceof EncodingError)) throw error;
+      failure = error;
+    }
+  }
+  const stream = Readable.from(untilBadLine());
   // Its reader (readline, the CSV parser) surfaces its errors; one after the reader stopped (the file closed under it) is no news.
   stream.on('error', () => {});
-  return stream;
+  return { stream, failure: () => failure };
+}
+
+/** The records of `records`, then the encoding error that ended the text early, if one did (also in place of the error it caused, such as a missing header). */
+async function* thenFailure(records: AsyncGenerator<FileRecord>, failure: () => EncodingError | undefined): AsyncGenerator<FileRecord> {
+  try {
+    yield* records;
+  } catch (error) {
+    throw failure() ?? error;
+  }
+  const ended = failure();
+  if (ended !== undefined) throw ended;
 }
 
 /** Reads the whole file once as text and drops it: an EncodingError here refuses the file before anything is written. */
 async function checkText(path: string, text: TextOptions): Promise<void> {
-  for await (const _ of textOf(createReadStream(path), text));
+  const { stream, failure } = textOf(createReadStream(path), text);
+  for await (const _ of stream);
+  const ended = failure();
+  if (ended !== undefined) throw ended;
 }
 
 /** Opens the file first, so a missing or unreadable file is one InputFileError before anything is read. */
@@ -184,14 +211,14 @@ export async function openRecords(path: string, format: ImportFormat, csv: CsvOp
   const input = handle.createReadStream();
   // What the check said of the file is not said twice.
   const decoded = textOf(input, checked ? { encoding: text.encoding } : text);
-  const records = format === 'csv' ? csvRows(decoded, csv) : jsonLines(decoded);
+  const records = thenFailure(format === 'csv' ? csvRows(decoded.stream, csv) : jsonLines(decoded.stream), decoded.failure);
   return {
     records: readErrorsAsInputErrors(path, records),
     size: stat.size,
     bytesRead: () => input.bytesRead,
     close: () => {
       // The text first: its reader must not hear the file closing under it as an error.
-      decoded.destroy();
+      decoded.stream.destroy();
       input.destroy();
     },
   };

@@ -101,8 +101,11 @@ const asWindows1252 = (line: Buffer) => {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 };
 
-/** The error for `bytes`, which failed to decode and begin at line `firstLine`: the first line that fails, and what to give. */
-function encodingError(bytes: Buffer, encoding: Decoded, firstLine: number): EncodingError {
+/**
+ * The error for `bytes`, which failed to decode and begin at line `firstLine`: the first line
+ * that fails, and what to give; `valid` is how many bytes before that line decode.
+ */
+function encodingError(bytes: Buffer, encoding: Decoded, firstLine: number): { error: EncodingError; valid: number } {
   const decoder = decoderOf(encoding);
   const starts = lineStarts(bytes, encoding);
   let index = starts.findIndex((start, i) => {
@@ -115,15 +118,14 @@ function encodingError(bytes: Buffer, encoding: Decoded, firstLine: number): Enc
   });
   if (index === -1) index = starts.length - 1; // the file ends inside a character
   const line = firstLine + index;
-  const bad = bytes.subarray(starts[index], starts[index + 1] ?? bytes.length);
-  if (encoding !== 'utf-8') {
-    return new EncodingError(line, `line ${line} is not valid ${encoding} text: give the --encoding the file was saved in (see --help)`);
-  }
+  const valid = starts[index]!;
+  const bad = bytes.subarray(valid, starts[index + 1] ?? bytes.length);
+  const error = (message: string) => ({ error: new EncodingError(line, message), valid });
+  if (encoding !== 'utf-8') return error(`line ${line} is not valid ${encoding} text: give the --encoding the file was saved in (see --help)`);
   // Text saved as UTF-16 without a byte-order mark has a zero byte in every other place.
   const zeros = bad.filter((byte) => byte === 0).length;
-  if (zeros * 3 >= bad.length) return new EncodingError(line, `line ${line} is not valid UTF-8 (it holds zero bytes, as UTF-16 text does): give --encoding utf-16le (or utf-16be)`);
-  return new EncodingError(
-    line,
+  if (zeros * 3 >= bad.length) return error(`line ${line} is not valid UTF-8 (it holds zero bytes, as UTF-16 text does): give --encoding utf-16le (or utf-16be)`);
+  return error(
     `line ${line} is not valid UTF-8; read as windows-1252 it says ${asWindows1252(bad)}: if that is right, give --encoding windows-1252 (what Excel's "CSV (Comma delimited)" writes), else the --encoding the file was saved in (see --help)`,
   );
 }
@@ -137,15 +139,25 @@ export async function* decodedText(bytes: AsyncIterable<Buffer>, asked: Encoding
   let decoder: { decode(bytes: Buffer): string } | undefined;
   let pending: Buffer = Buffer.alloc(0);
   let line = 1;
-  const decode = (chunk: Buffer): string => {
+  /** The text of `chunk`; when it holds a bad line, the text of the lines before it, and the error. */
+  const decode = (chunk: Buffer): { text: string; error?: EncodingError } => {
+    let text: string;
+    let failure: ReturnType<typeof encodingError> | undefined;
     try {
-      const text = decoder!.decode(chunk);
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) line += 1;
-      return text;
+      text = decoder!.decode(chunk);
     } catch {
-      throw encodingError(chunk, encoding!, line);
+      failure = encodingError(chunk, encoding!, line);
+      text = decoder!.decode(chunk.subarray(0, failure.valid));
     }
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) line += 1;
+    return failure === undefined ? { text } : { text, error: failure.error };
   };
+  /** The lines of a chunk up to a bad one are read, as a pipe delivers them; then the bad one stops the text. */
+  function* decoded(chunk: Buffer): Generator<string> {
+    const { text, error } = decode(chunk);
+    if (text !== '') yield text;
+    if (error !== undefined) throw error;
+  }
   for await (const chunk of bytes) {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
     if (encoding === undefined) {
@@ -156,14 +168,14 @@ export async function* decodedText(bytes: AsyncIterable<Buffer>, asked: Encoding
     const tail = incompleteTail(pending, encoding);
     const whole = pending.subarray(0, pending.length - tail);
     pending = Buffer.from(pending.subarray(pending.length - tail));
-    if (whole.length > 0) yield decode(whole);
+    if (whole.length > 0) yield* decoded(whole);
   }
   if (encoding === undefined) {
     if (pending.length === 0) return;
     ({ encoding, rest: pending } = chosenEncoding(pending, asked, note));
     decoder = decoderOf(encoding);
   }
-  if (pending.length > 0) yield decode(pending);
+  if (pending.length > 0) yield* decoded(pending);
 }
 
 /** The encoding of a file that begins with `head`, and its bytes after the byte-order mark. */

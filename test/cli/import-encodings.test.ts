@@ -7,13 +7,14 @@
  * processes, both stores.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { createTestDatabaseUrl, describeEachStore, type TestDatabaseUrl } from '../helpers/stores.js';
 import { parseSummary } from './import-summary.js';
-import { runCli } from './run-cli.js';
+import { runCli, startCli } from './run-cli.js';
 import { storedUsers } from './stored-users.js';
 
 /** `text` in windows-1252, byte by byte, as Excel writes it (every character of these rows has a byte). */
@@ -79,6 +80,31 @@ describeEachStore('import: encodings of spreadsheet exports', (kind) => {
     assert.doesNotMatch(result.stderr, /\uFFFD/);
     assert.deepEqual(await storedUsers(kind, db.databaseUrl, 'refused'), []);
     assert.equal(existsSync(`${file}.report.jsonl`), false);
+  });
+
+  it('a pipe, which cannot be read twice, stops at the bad line: the batches before it are committed, and the resume command with --encoding finishes it', async () => {
+    const file = join(dir, 'excel.fifo');
+    spawnSync('mkfifo', [file]);
+    const ascii = Array.from({ length: 25 }, (_, i) => [`piped${i}`, `piped${i}@example.com`, 'Ann', 'Lee', 'Clerk']);
+    const bytes = windows1252(csvText('piped', [...ascii, ...ROWS]));
+    const { output, exited } = startCli(['import', file, '--format', 'csv', '--database-url', db.databaseUrl, '--batch-size', '10']);
+    await new Promise<void>((resolve) => createWriteStream(file).end(bytes, resolve));
+    const { code } = await exited;
+    const { stdout, stderr } = output();
+    assert.equal(code, 1, stderr);
+    assert.equal(parseSummary(stdout).created, 20);
+    assert.match(stderr, /stopped by an error: \S+excel\.fifo: line 27 is not valid UTF-8; read as windows-1252 it says "piped\.jose,piped\.jose@example\.com,José,García,Jefe de ventas…".*: 20 users committed \(created 20, updated 0\); the records up to line 21 are committed or refused, nothing after it/);
+    assert.doesNotMatch(stderr, /\uFFFD/);
+    const resume = /user-service: resume with: user-service import (.+)/.exec(stderr)?.[1];
+    assert.ok(resume, stderr);
+    const resumed = startCli(['import', ...resume.split(' '), '--encoding', 'windows-1252']);
+    await new Promise<void>((resolve) => createWriteStream(file).end(bytes, resolve));
+    const finished = await resumed.exited;
+    assert.equal(finished.code, 0, resumed.output().stderr);
+    assert.deepEqual(parseSummary(resumed.output().stdout), { created: 28, updated: 0, unchanged: 0, skipped: 0, rejected: 0, records: 28, replayed: 20 });
+    const piped = await names('piped.');
+    assert.equal(piped.length, 28);
+    assert.deepEqual(piped.filter(([username]) => !String(username).startsWith('piped.piped')), expected('piped'));
   });
 
   it('a UTF-16 file with a byte-order mark (LE) is read as such without --encoding, and says what it assumed', async () => {
