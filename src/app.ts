@@ -199,7 +199,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   await app.register(serviceRoutes, { store: observedStore, overload });
   await app.register(credentialRoute, { auth: config.auth });
   // The operator console: a public page whose every call is made with the operator's credential.
-  await app.register(consolePage);
+  await app.register(consolePage, { authMode: config.auth.mode });
   const idempotency = createIdempotency({ store: observedStore, ttlMs: config.idempotencyTtlMs, delayAfterWriteMs: config.delayAfterWriteMs });
   purgeExpiredKeys(app, observedStore);
   const users = createUserService({ store: observedStore });

@@ -49,6 +49,21 @@ describe('README examples', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
+  it('leads with what the service is, its two commands and where the console, SCIM and the docs are; the Node.js and driver detail has its own heading', () => {
+    const firstScreen = readme.slice(0, readme.indexOf('\n## '));
+    assert.match(firstScreen, /^# user-service\n\nThe user directory: /);
+    assert.match(firstScreen, /^npm install && npm start\b/m);
+    assert.match(firstScreen, /^npm test\b/m);
+    for (const place of ['/console', '/scim/v2', 'docs/scim.md', 'docs/api.md', 'docs/security.md', 'docs/console.md', 'docs/import.md']) assert.ok(firstScreen.includes(place), place);
+    assert.ok(firstScreen.split('\n').length <= 40, 'it fits on a screen');
+    assert.doesNotMatch(firstScreen, /better-sqlite3|Node-API|overrides/, 'the version matrix is further down');
+    const requirements = readme.indexOf('\n## Requirements and Node.js versions\n');
+    assert.ok(requirements > 0 && readme.indexOf('better-sqlite3 13 (built on') > requirements);
+    // The console's API-key setup is in one place, step by step.
+    const setup = readme.slice(readme.indexOf('### Signing in to the console with an API key'));
+    assert.match(setup, /openssl rand -hex 32[\s\S]*sha256sum[\s\S]*AUTH_MODE=api-key API_KEYS_FILE=[\s\S]*\/console/);
+  });
+
   it('marks three shell blocks and one client block', () => {
     assert.equal(markedBlocks(readme, 'shell').length, 3);
     assert.equal(markedBlocks(readme, 'client').length, 1);

@@ -48,10 +48,10 @@ export const COMMANDS: Record<string, Command> = {
   },
   import: {
     summary: 'load users from a JSON Lines or CSV file',
-    usage: 'user-service import FILE [--format jsonl|csv] [--on-conflict skip|fail|merge|replace] [--map FROM=TO,…] [--extra-columns attributes] [--delimiter C] [--report FILE] [--batch-size N] [--idempotency-key KEY] [options]',
+    usage: 'user-service import FILE [--format jsonl|csv] [--on-conflict skip|fail|merge|replace] [--map FROM=TO,…] [--extra-columns attributes] [--delimiter C] [--encoding NAME] [--report FILE] [--batch-size N] [--idempotency-key KEY] [options]',
     options: IMPORT_OPTIONS,
     optionsHelp: [
-      '  --format jsonl|csv               file format (default: by extension, .csv is CSV)',
+      '  --format jsonl|csv               file format (default: by extension, .csv is CSV); a gzip-compressed file is read as is',
       '  --on-conflict MODE               what a record whose keys an existing user holds does:',
       '                                     skip (default): leave the user, report the line',
       '                                     fail: stop at that line',
@@ -60,6 +60,8 @@ export const COMMANDS: Record<string, Command> = {
       '  --map FROM=TO,…                  CSV: read column FROM as TO (--map email=email_address,Surname=family_name)',
       '  --extra-columns attributes       CSV: keep columns the import does not know as members of attributes',
       "  --delimiter C                    CSV: the cell delimiter, one character or tab (default ',')",
+      '  --encoding NAME                  utf-8 (default; a UTF-16 byte-order mark is read as such), windows-1252 (Excel\'s',
+      '                                   "CSV (Comma delimited)"), iso-8859-1 (latin1), utf-16, utf-16le or utf-16be',
       '  --report FILE                    refused and skipped lines, as JSON Lines (default FILE.report.jsonl, or in the',
       '                                   temporary folder when FILE\'s folder cannot be written; removed when empty)',
       `  --batch-size N                   records per transaction (default ${DEFAULT_BATCH_SIZE.sqlite} on SQLite, ${DEFAULT_BATCH_SIZE.postgres} on PostgreSQL)`,

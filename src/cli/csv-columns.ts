@@ -104,13 +104,14 @@ export const REQUIRED_COLUMNS = ['username', 'email_address'] as const;
 
 /** What a header means: for each column in file order, the reader of its cells (or undefined: an empty header cell of an empty column). */
 export interface ColumnPlan {
-  columns: string[];
+  /** The import columns each header column feeds (one, or several through --map). */
+  columns: string[][];
   readers: ((record: Members, cell: string) => void)[];
 }
 
 export interface ColumnOptions {
-  /** `--map`: header name → import column. */
-  map: ReadonlyMap<string, string>;
+  /** `--map`: header name → the import columns it feeds (an HR export's one email column can be both username and email_address). */
+  map: ReadonlyMap<string, readonly string[]>;
   /** `--extra-columns attributes`: unknown columns become members of `attributes`. */
   extraToAttributes: boolean;
 }
@@ -129,9 +130,9 @@ function suggestedMap(unknown: readonly string[], columns: readonly string[]): s
   return [...targets].filter(([, from]) => from.length === 1).map(([to, [from]]) => `${from}=${to}`);
 }
 
-/** Parses `--map from=to,from2=to2`: each target must be an import column, each source named once. */
-export function parseColumnMap(spec: string | undefined): Map<string, string> {
-  const map = new Map<string, string>();
+/** Parses `--map from=to,from2=to2`: each target must be an import column; a source may feed several (`Mail=email_address,Mail=username`). */
+export function parseColumnMap(spec: string | undefined): Map<string, string[]> {
+  const map = new Map<string, string[]>();
   if (spec === undefined) return map;
   for (const pair of spec.split(',')) {
     const eq = pair.indexOf('=');
@@ -139,8 +140,9 @@ export function parseColumnMap(spec: string | undefined): Map<string, string> {
     const to = pair.slice(eq + 1).trim();
     if (eq === -1 || from === '' || to === '') throw new HeaderError(`--map takes FROM=TO pairs separated by commas, got ${JSON.stringify(pair)}`);
     if (!IMPORT_COLUMNS.includes(to)) throw new HeaderError(`--map ${from}=${to}: ${to} is not an import column${hint(to)}; columns: ${IMPORT_COLUMNS.join(', ')}`);
-    if (map.has(from)) throw new HeaderError(`--map names ${from} twice`);
-    map.set(from, to);
+    const targets = map.get(from) ?? [];
+    if (targets.includes(to)) throw new HeaderError(`--map names ${from}=${to} twice`);
+    map.set(from, [...targets, to]);
   }
   return map;
 }
@@ -151,7 +153,9 @@ export function planColumns(header: readonly string[], options: ColumnOptions): 
   const names = header.map((name) => name.trim().normalize('NFC'));
   const problems: string[] = [];
   for (const from of options.map.keys()) if (!names.includes(from)) problems.push(`--map names ${JSON.stringify(from)}, which is not in the header`);
-  const columns = names.map((name) => options.map.get(name) ?? name);
+  const fed = names.map((name) => [...(options.map.get(name) ?? [name])]);
+  // Every import column fed, once per header column that feeds it.
+  const columns = fed.flat();
   const unknown = columns.filter((column) => column !== '' && !IMPORT_COLUMNS.includes(column));
   const repeated = columns.filter((column, i) => column !== '' && columns.indexOf(column) !== i);
   if (repeated.length > 0) problems.push(`${[...new Set(repeated)].map((c) => JSON.stringify(c)).join(', ')} appear${repeated.length === 1 ? 's' : ''} more than once`);
@@ -170,13 +174,19 @@ export function planColumns(header: readonly string[], options: ColumnOptions): 
         `${fixes.length > 0 ? `. To fix: ${fixes.join('; ')}` : ''}. Nothing was imported.`,
     );
   }
-  const readers = columns.map((column, i) => {
-    const read = READER_OF.get(column);
-    if (read !== undefined) return (record: Members, cell: string) => read(record, cell, column);
-    if (column === '') return emptyNamed(i);
-    return (record: Members, cell: string) => setOnce(record, ['attributes', column], cell, column);
+  const readers = fed.map((targets, i) => {
+    const each = targets.map((column) => readerOf(column, i));
+    return each.length === 1 ? each[0]! : (record: Members, cell: string) => each.forEach((read) => read(record, cell));
   });
-  return { columns, readers };
+  return { columns: fed, readers };
+}
+
+/** The reader of import column `column`, the `index`th of the header. */
+function readerOf(column: string, index: number): (record: Members, cell: string) => void {
+  const read = READER_OF.get(column);
+  if (read !== undefined) return (record: Members, cell: string) => read(record, cell, column);
+  if (column === '') return emptyNamed(index);
+  return (record: Members, cell: string) => setOnce(record, ['attributes', column], cell, column);
 }
 
 /** A column without a name (a trailing delimiter in the header) holds nothing: a cell in it is an error of its row. */

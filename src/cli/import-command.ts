@@ -39,12 +39,15 @@ import { ReportFileError, type ImportReport } from './import-report.js';
 import { createRecordChecker } from './import-records.js';
 import { createProgress, type Progress } from './progress.js';
 import { openRecords, type CsvOptions, type ImportFormat } from './record-reader.js';
+import type { Encoding } from './text-decoding.js';
 
 export interface ImportOptions {
   file: string;
   format: ImportFormat;
   /** How a CSV file's header and cells are read. */
   csv?: CsvOptions;
+  /** `--encoding`: undefined for UTF-8 (or what a byte-order mark says). */
+  encoding?: Encoding;
   onConflict: OnConflict;
   /** Opens the report: called once the input is open and before its first row is read, so a missing input leaves no report and an unwritable report stops the run before anything is written. */
   openReport: () => ImportReport;
@@ -150,7 +153,9 @@ function countCleared(summary: ImportSummary, fields: readonly string[]): void {
  * or its header never touches the database.
  */
 export async function importUsers(storeNow: () => Promise<UserStore>, options: ImportOptions, summary: ImportSummary = emptySummary()): Promise<ImportSummary> {
-  const source = await openRecords(options.file, options.format, options.csv);
+  // What was assumed of the file's encoding is said before anything else.
+  const note = (line: string) => void options.progress.write(`user-service: ${options.file}: ${line}\n`);
+  const source = await openRecords(options.file, options.format, options.csv, { ...(options.encoding === undefined ? {} : { encoding: options.encoding }), note });
   let report: ImportReport;
   try {
     report = options.openReport();
@@ -234,7 +239,7 @@ export async function importUsers(storeNow: () => Promise<UserStore>, options: I
         batch = newBatch();
       }
       if ((read & 63) === 0) {
-        progress().update(read, source.bytesRead());
+        progress().update(read, source.bytesRead(), summary.replayed);
         // Lines already buffered are read without returning to the event loop: yield, so the
         // round trips of the batch being written are answered now, not after this chunk of the file.
         if (inFlight !== undefined) await new Promise((resolve) => setImmediate(resolve));

@@ -22,6 +22,7 @@ import { fallbackReportPath, openImportReport, ReportFileError, type ImportRepor
 import { InputFileError } from './input-file-error.js';
 import { formatOf, type CsvOptions } from './record-reader.js';
 import { shellWord } from './shell-word.js';
+import { encodingOf, ENCODING_NAMES } from './text-decoding.js';
 
 /**
  * The planner's statistics of what the import wrote (docs/deployment.md: with autovacuum
@@ -57,6 +58,7 @@ export const IMPORT_OPTIONS = {
   map: 'value',
   'extra-columns': 'value',
   delimiter: 'value',
+  encoding: 'value',
 } as const;
 
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -184,6 +186,8 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
   if (asked !== undefined && asked !== 'jsonl' && asked !== 'csv') throw new UsageError('--format must be jsonl or csv');
   const format = formatOf(file, asked);
   const csv = csvOptions(options, format);
+  const encoding = options.encoding === undefined ? undefined : encodingOf(String(options.encoding));
+  if (options.encoding !== undefined && encoding === undefined) throw new UsageError(`--encoding must be ${ENCODING_NAMES}`);
   const askedReport = options.report === undefined ? undefined : String(options.report);
   const resume = resumeCommand(argv, runKey, givenKey !== undefined, process.env.DATABASE_URL !== undefined);
   const summary = emptySummary();
@@ -221,7 +225,7 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
   });
   try {
     const note = givenKey === undefined ? { firstWriteNote: `user-service: this run's key is ${runKey}; if it stops, ${resumeLines(resume)}` } : {};
-    const csvPart = csv === undefined ? {} : { csv };
+    const csvPart = { ...(csv === undefined ? {} : { csv }), ...(encoding === undefined ? {} : { encoding }) };
     const idempotency = { key: runKey, ttlMs: idempotencyTtlMs };
     await importUsers(storeNow, { file, format, ...csvPart, onConflict, openReport: openReportFile, batchSize, progress: process.stderr, stop: signals.signal, idempotency, ...note }, summary);
     if (store !== undefined) await refreshStatistics(store);

@@ -10,13 +10,24 @@
  * and reports it through `on_skip`, and the skipped record is merged back into
  * the stream at its line. Only a failure to read the file itself ends it (an
  * InputFileError).
+ *
+ * The bytes are gunzipped when the file is gzip-compressed (compressed-input.ts) and
+ * decoded as `--encoding` says (text-decoding.ts). A regular file whose encoding can
+ * fail (UTF-8, UTF-16) is read through once before its first record, so a byte that
+ * is not text in it refuses the file before anything is written; a pipe cannot be
+ * read twice, and stops at that line instead.
  */
+import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
+import { CompressedInputError, uncompressedBytes } from './compressed-input.js';
 import { CellError, HeaderError, planColumns, type ColumnOptions, type ColumnPlan } from './csv-columns.js';
+import { csvHeaderHint } from './format-hint.js';
 import { InputFileError, describeFileError } from './input-file-error.js';
+import { decodedText, EncodingError, type Encoding } from './text-decoding.js';
 
 export type ImportFormat = 'jsonl' | 'csv';
 
@@ -37,14 +48,16 @@ export interface RecordSource {
   close(): void;
 }
 
+/** The format `--format` asks, else the name's: `.csv` (also `.csv.gz`) is CSV, anything else JSON Lines. */
 export function formatOf(path: string, asked?: string): ImportFormat {
   if (asked === 'jsonl' || asked === 'csv') return asked;
   if (asked !== undefined) throw new Error(`--format must be jsonl or csv, got ${asked}`);
-  return path.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl';
+  return path.toLowerCase().replace(/\.gz$/, '').endsWith('.csv') ? 'csv' : 'jsonl';
 }
 
 async function* jsonLines(input: NodeJS.ReadableStream): AsyncGenerator<FileRecord> {
   let line = 0;
+  let first = true;
   for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
     line += 1;
     // A byte-order mark is not part of the first record.
@@ -53,8 +66,12 @@ async function* jsonLines(input: NodeJS.ReadableStream): AsyncGenerator<FileReco
     try {
       yield { line, record: JSON.parse(text) as unknown };
     } catch {
+      // A CSV file read as JSON Lines (its name does not end in .csv) is one refusal, not a report of every row.
+      const hint = first ? csvHeaderHint(text) : undefined;
+      if (hint !== undefined) throw new HeaderError(`line ${line} is not JSON but reads as a CSV header (${hint.columns}): the file is read as JSON Lines because its name does not end in .csv; give ${hint.options}. Nothing was imported.`);
       yield { line, error: 'the line is not valid JSON' };
     }
+    first = false;
   }
 }
 
@@ -118,8 +135,58 @@ async function* csvRows(input: NodeJS.ReadableStream, options: CsvOptions): Asyn
   yield* skipped;
 }
 
+/** How the file's bytes become text. */
+export interface TextOptions {
+  /** `--encoding`; undefined: UTF-8, or what a byte-order mark says. */
+  encoding?: Encoding;
+  /** Hears what was assumed of the file (a UTF-16 byte-order mark read without --encoding). */
+  note?: (line: string) => void;
+}
+
+const DEFAULT_CSV: CsvOptions = { delimiter: ',', map: new Map(), extraToAttributes: false };
+
+/**
+ * The text of a byte stream: gunzipped when compressed, decoded. A line that is not text in
+ * the encoding ends the stream cleanly after the lines before it, so its reader (readline, the
+ * CSV parser) gives every record before that line; `failure()` then says why it ended.
+ */
+function textOf(bytes: AsyncIterable<Buffer>, text: TextOptions): { stream: Readable; failure(): EncodingError | undefined } {
+  let failure: EncodingError | undefined;
+  async function* untilBadLine(): AsyncGenerator<string> {
+    try {
+      yield* decodedText(uncompressedBytes(bytes), text.encoding, text.note);
+    } catch (error) {
+      if (!(error instanceof EncodingError)) throw error;
+      failure = error;
+    }
+  }
+  const stream = Readable.from(untilBadLine());
+  // Its reader (readline, the CSV parser) surfaces its errors; one after the reader stopped (the file closed under it) is no news.
+  stream.on('error', () => {});
+  return { stream, failure: () => failure };
+}
+
+/** The records of `records`, then the encoding error that ended the text early, if one did (also in place of the error it caused, such as a missing header). */
+async function* thenFailure(records: AsyncGenerator<FileRecord>, failure: () => EncodingError | undefined): AsyncGenerator<FileRecord> {
+  try {
+    yield* records;
+  } catch (error) {
+    throw failure() ?? error;
+  }
+  const ended = failure();
+  if (ended !== undefined) throw ended;
+}
+
+/** Reads the whole file once as text and drops it: an EncodingError here refuses the file before anything is written. */
+async function checkText(path: string, text: TextOptions): Promise<void> {
+  const { stream, failure } = textOf(createReadStream(path), text);
+  for await (const _ of stream);
+  const ended = failure();
+  if (ended !== undefined) throw ended;
+}
+
 /** Opens the file first, so a missing or unreadable file is one InputFileError before anything is read. */
-export async function openRecords(path: string, format: ImportFormat, csv: CsvOptions = { delimiter: ',', map: new Map(), extraToAttributes: false }): Promise<RecordSource> {
+export async function openRecords(path: string, format: ImportFormat, csv: CsvOptions = DEFAULT_CSV, text: TextOptions = {}): Promise<RecordSource> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -131,13 +198,29 @@ export async function openRecords(path: string, format: ImportFormat, csv: CsvOp
     await handle.close();
     throw new InputFileError(path, 'is a directory');
   }
+  // windows-1252 gives a character for every byte: only the other encodings can refuse a file.
+  const checked = stat.isFile() && text.encoding !== 'windows-1252';
+  if (checked) {
+    try {
+      await checkText(path, text);
+    } catch (error) {
+      await handle.close();
+      throw new InputFileError(path, error instanceof EncodingError ? `${error.message}. Nothing was imported.` : inputError(error));
+    }
+  }
   const input = handle.createReadStream();
-  const records = format === 'csv' ? csvRows(input, csv) : jsonLines(input);
+  // What the check said of the file is not said twice.
+  const decoded = textOf(input, checked ? { encoding: text.encoding } : text);
+  const records = thenFailure(format === 'csv' ? csvRows(decoded.stream, csv) : jsonLines(decoded.stream), decoded.failure);
   return {
     records: readErrorsAsInputErrors(path, records),
     size: stat.size,
     bytesRead: () => input.bytesRead,
-    close: () => input.destroy(),
+    close: () => {
+      // The text first: its reader must not hear the file closing under it as an error.
+      decoded.stream.destroy();
+      input.destroy();
+    },
   };
 }
 
@@ -146,6 +229,11 @@ async function* readErrorsAsInputErrors(path: string, records: AsyncGenerator<Fi
   try {
     yield* records;
   } catch (error) {
-    throw new InputFileError(path, error instanceof HeaderError ? error.message : describeFileError(error));
+    throw new InputFileError(path, inputError(error));
   }
+}
+
+/** Why the file cannot be read on, in words: the reader's own errors say it; a file-system error is put in words. */
+function inputError(error: unknown): string {
+  return error instanceof HeaderError || error instanceof EncodingError || error instanceof CompressedInputError ? error.message : describeFileError(error);
 }

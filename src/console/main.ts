@@ -76,6 +76,13 @@ document.querySelector('a.skip')?.addEventListener('click', (event) => {
 
 window.addEventListener('hashchange', route);
 
-// Without authentication the service answers /credential to anyone; otherwise a credential
-// kept for this tab (if the operator asked) is tried before the sign-in screen.
-signIn(api, keptToken(), false).then(begin, () => end());
+/**
+ * The service's AUTH_MODE, as its page names it (console-page.ts). Without authentication
+ * /credential answers anyone; with it, only a credential kept for this tab (if the operator
+ * asked) is tried, so a fresh load asks nothing that fails before the sign-in screen. A page
+ * that names no mode this console knows is probed, as it used to be.
+ */
+const authMode = document.querySelector('meta[name="auth-mode"]')?.getAttribute('content');
+const kept = keptToken();
+if ((authMode === 'api-key' || authMode === 'jwt') && kept === undefined) end();
+else signIn(api, kept, false).then(begin, () => end());

@@ -112,7 +112,7 @@ export function searchView(root: HTMLElement, api: Api, open: (uid: string) => v
       results,
       h(
         'table',
-        {},
+        { class: 'results' },
         h('caption', { class: 'visually-hidden' }, 'Matching users'),
         h('thead', {}, h('tr', {}, ...['Name', 'Username', 'Email', 'Department', 'Status'].map((title) => h('th', { scope: 'col' }, title)))),
         h('tbody', {}, ...users.map(row)),

@@ -7,11 +7,17 @@
  * The content security policy allows this origin's script, style and fetches
  * and nothing else: no inline script or style, no other origin, no framing
  * (`data:` images only for the empty favicon, which spares a request per load).
+ *
+ * The page names the service's AUTH_MODE in `<meta name="auth-mode">`, so the console
+ * knows before any request whether to show the sign-in screen: a fresh load makes no
+ * request that fails (a 401 every browser logs as an error). The mode is no secret:
+ * the public OpenAPI document shows it in its security schemes.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthConfig } from '../config.js';
 import { ifNoneMatchMatches } from './conditional-requests.js';
 
 export const CONSOLE_CSP =
@@ -41,23 +47,27 @@ function consoleFolder(): string | undefined {
   return undefined;
 }
 
-function load(folder: string): Map<string, Asset> {
+/** The page's empty auth-mode tag (src/console/index.html), filled at start. */
+const AUTH_MODE_TAG = '<meta name="auth-mode" content="">';
+
+function load(folder: string, authMode: AuthConfig['mode']): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const [name, type] of Object.entries(FILES)) {
-    const body = readFileSync(`${folder}${name}`);
+    const file = readFileSync(`${folder}${name}`);
+    const body = name === 'index.html' ? Buffer.from(file.toString('utf8').replace(AUTH_MODE_TAG, `<meta name="auth-mode" content="${authMode}">`)) : file;
     // Weak: the same content goes out gzip- or br-encoded or plain (compression.ts compresses no answer with a strong tag).
     assets.set(name, { body, type, etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
   }
   return assets;
 }
 
-export async function consolePage(app: FastifyInstance): Promise<void> {
+export async function consolePage(app: FastifyInstance, { authMode }: { authMode: AuthConfig['mode'] }): Promise<void> {
   const folder = consoleFolder();
   if (folder === undefined) {
     app.log.warn('the console is not built (dist/console is missing: run npm run build); /console answers 404');
     return;
   }
-  const assets = load(folder);
+  const assets = load(folder, authMode);
   const send = (name: string) => (request: FastifyRequest, reply: FastifyReply) => {
     const asset = assets.get(name) as Asset;
     // Revalidated on every load (no-cache), answered 304 when unchanged: a new build is seen at once.

@@ -28,6 +28,8 @@ export interface AjvError {
 
 /** Failures of a value's form: answered with what the value must be, never with the pattern. */
 const FORM_KEYWORDS = new Set(['pattern', 'format']);
+/** Failures of a value's size: answered with the limit (ajv's sentence states it). */
+const LIMIT_KEYWORDS = new Set(['maxLength', 'minLength', 'maxItems', 'minItems', 'maximum', 'minimum']);
 
 /**
  * What a value that failed `e` (a pattern or a format) must be: its schema's sentence.
@@ -46,12 +48,13 @@ const within = (path: string, at: string) => path === at || path.startsWith(`${a
 /**
  * A union (`anyOf`: every nullable member is one) that failed. When the value had a
  * branch's shape but a value in it had the wrong form (`"timezone": "Europe Paris"`,
- * `"emails": [{ "value": "nope" }]` in a patch), what that value must be, at its own
- * pointer; else the union's description.
+ * `"emails": [{ "value": "nope" }]` in a patch) or size (an 800-character given name),
+ * what that value must be, at its own pointer; else the union's description.
  */
 function unionItems(e: AjvError, all: AjvError[]): ProblemItem[] {
-  const forms = all.filter((b) => FORM_KEYWORDS.has(b.keyword) && b.schemaPath.startsWith(`${e.schemaPath}/`) && within(b.instancePath, e.instancePath));
-  if (forms.length > 0) return forms.map((b) => ({ pointer: b.instancePath, detail: expectation(b) }));
+  const inBranch = (b: AjvError) => b.schemaPath.startsWith(`${e.schemaPath}/`) && within(b.instancePath, e.instancePath);
+  const forms = all.filter((b) => (FORM_KEYWORDS.has(b.keyword) || LIMIT_KEYWORDS.has(b.keyword)) && inBranch(b));
+  if (forms.length > 0) return forms.map((b) => ({ pointer: b.instancePath, detail: FORM_KEYWORDS.has(b.keyword) ? expectation(b) : (b.message ?? 'is not valid') }));
   return [{ pointer: e.instancePath, detail: `is not valid${e.parentSchema?.description ? `: ${e.parentSchema.description}` : ''}` }];
 }
 

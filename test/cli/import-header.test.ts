@@ -87,6 +87,25 @@ describeEachStore('import: the CSV header checked once, before any row', (kind) 
     assert.deepEqual(bo?.attributes, {});
   });
 
+  it('--map feeds one column to several fields: an HR export without a username column gives its work email to both', async () => {
+    const file = join(dir, 'work-email.csv');
+    writeFileSync(file, 'Work Email,First Name\nhr.wm1@example.com,Ann\nhr.wm2@example.com,Bo\n');
+    const result = await runCli(['import', file, '--database-url', db.databaseUrl, '--map', 'Work Email=email_address,Work Email=username,First Name=given_name']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(parseSummary(result.stdout), { created: 2, updated: 0, unchanged: 0, skipped: 0, rejected: 0, records: 2 });
+    const ann = (await allUsers(kind, db.databaseUrl)).find((u) => u.email_address === 'hr.wm1@example.com');
+    assert.equal(ann?.username, 'hr.wm1@example.com');
+    assert.deepEqual(ann?.name, { given_name: 'Ann' });
+    const twice = await runCli(['import', file, '--database-url', db.databaseUrl, '--map', 'Work Email=email_address,Work Email=email_address']);
+    assert.equal(twice.code, 2);
+    assert.match(twice.stderr, /--map names Work Email=email_address twice/);
+    const clash = join(dir, 'work-email-and-username.csv');
+    writeFileSync(clash, 'username,Work Email\nhr.wm3,hr.wm3@example.com\n');
+    const refused = await runCli(['import', clash, '--database-url', db.databaseUrl, '--map', 'Work Email=email_address,Work Email=username']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /"username" appears more than once/);
+  });
+
   it('a member given twice in one row (its column and the profile cell) rejects that row only', async () => {
     const file = join(dir, 'twice-in-row.csv');
     writeFileSync(file, 'username,email_address,department,profile\nhr.cy,cy@example.com,Ops,"{""department"":""Legal""}"\nhr.di,di@example.com,Ops,"{""title"":""Lead""}"\n');
