@@ -284,6 +284,35 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   ANALYZE users, user_terms;
     `);
   },
+  // 12: the update trigger of migration 11 paired the old and new rows of a statement by a
+  // nested loop (its planner settings forbid the hash join that pairing needs), so a merge
+  // import of N changed users cost N² row pairs, and a merge of 3,000 at the default batch
+  // size ran past the statement timeout (test/cli/import-merge-postgres.test.ts). Now the pairs are found by a hash join and the
+  // terms to delete collected into arrays; only the delete, which probes user_terms by its
+  // primary key, runs with nested loops. Its function-level settings are restored on exit.
+  `
+  CREATE OR REPLACE FUNCTION users_terms_updated() RETURNS trigger LANGUAGE plpgsql SET enable_hashjoin = on SET enable_mergejoin = on AS $$
+  DECLARE
+    fields text[];
+    term_values text[];
+    uids uuid[];
+  BEGIN
+    SELECT array_agg(d.field), array_agg(d.value), array_agg(d.uid) INTO fields, term_values, uids FROM (
+      SELECT ${TERM_FIELD} AS field, ${TERM_VALUE} AS value, o.uid
+      FROM old_rows o JOIN new_rows n ON n.uid = o.uid AND n.search IS DISTINCT FROM o.search, json_array_elements_text(o.search::json->'terms') AS j(term)
+    ) d;
+    SET LOCAL enable_hashjoin = off;
+    SET LOCAL enable_mergejoin = off;
+    DELETE FROM user_terms t USING unnest(fields, term_values, uids) AS d(field, value, uid)
+      WHERE t.field = d.field AND t.value = d.value AND t.uid = d.uid;
+    SET LOCAL enable_hashjoin = on;
+    SET LOCAL enable_mergejoin = on;
+    INSERT INTO user_terms (field, value, uid)
+      SELECT ${TERM_FIELD}, ${TERM_VALUE}, n.uid
+      FROM new_rows n JOIN old_rows o ON o.uid = n.uid AND n.search IS DISTINCT FROM o.search, json_array_elements_text(n.search::json->'terms') AS j(term);
+    RETURN NULL;
+  END $$;
+  `,
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */
