@@ -86,6 +86,14 @@ for (const [mode, setUp] of Object.entries(modes)) {
       assert.equal(new Set(ids).size, ids.length, `duplicate operationIds: ${ids.join(', ')}`);
     });
 
+    it('defines every tag an operation uses in the document\'s top-level tags (Spectral operation-tag-defined)', () => {
+      const defined = new Set((document.tags as { name: string }[]).map((tag) => tag.name));
+      for (const [method, path, op] of operations(document)) {
+        assert.ok(Array.isArray(op.tags) && op.tags.length > 0, `${method} ${path} has no tag`);
+        for (const tag of op.tags) assert.ok(defined.has(tag), `${method} ${path} uses the undefined tag ${tag}`);
+      }
+    });
+
     it('documents every method of every route the app serves, HEAD included (the generated 405s and the docs page are not operations)', () => {
       const served = server.app.routeTable.filter((entry) => !entry.hidden);
       assert.ok(served.length >= 10);

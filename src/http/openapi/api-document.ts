@@ -112,6 +112,7 @@ export async function registerApiDocument(app: FastifyInstance, auth: AuthConfig
       tags: [
         { name: 'users', description: 'The user resource: create, read, look up by key, replace, delete, search.' },
         { name: 'service', description: 'Probes, metrics and this document, for operators.' },
+        { name: 'events', description: 'The change feed: every committed write as a CloudEvent, as a page or a live stream.' },
       ],
       ...(schemes ? { components: { securitySchemes: schemes } } : {}),
     },
