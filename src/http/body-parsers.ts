@@ -45,6 +45,9 @@ function expectedBody(request: FastifyRequest): BodyType | undefined {
   return options.config.bodyType ?? JSON_BODY;
 }
 
+/** `application/merge-patch+json or application/json`: the media types a route reads. */
+const accepted = (expected: BodyType) => [expected.mediaType, ...(expected.alsoAccepted ?? [])].join(' or ');
+
 function unsupported(expected: BodyType | undefined, detail: string): ProblemError {
   return new ProblemError('unsupported-media-type', detail, {}, expected?.unsupportedHeaders ?? {});
 }
@@ -111,7 +114,7 @@ export function installBodyParsers(app: FastifyInstance, mediaTypes: readonly st
       if (settleCommon(request, body, expected)) return done(null, undefined);
       const sent = request.mediaType;
       if (expected !== undefined && sent !== expected.mediaType && !expected.alsoAccepted?.includes(sent ?? '')) {
-        throw unsupported(expected, `Send the body as ${expected.mediaType}.`);
+        throw unsupported(expected, `Send the body as ${accepted(expected)}.`);
       }
       done(null, parseJson(body));
     } catch (error) {
@@ -123,7 +126,7 @@ export function installBodyParsers(app: FastifyInstance, mediaTypes: readonly st
     try {
       const expected = expectedBody(request);
       if (settleCommon(request, body, expected)) return done(null, undefined);
-      throw unsupported(expected, `Send the body as ${(expected ?? JSON_BODY).mediaType}.`);
+      throw unsupported(expected, `Send the body as ${accepted(expected ?? JSON_BODY)}.`);
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -28,7 +28,13 @@ const CANONICAL_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'];
 const LOOKUP_ALLOW = allowHeader(['GET', 'HEAD']);
 /** RFC 5789 §3.1: where PATCH is allowed, the formats it takes are advertised, also in the 405 that answers OPTIONS. */
 const MERGE_PATCH = 'application/merge-patch+json';
-const CANONICAL_HEADERS = { allow: allowHeader(CANONICAL_METHODS), 'accept-patch': MERGE_PATCH };
+/**
+ * A merge patch is a JSON document, and generated clients send `application/json` (CONTRACT §9):
+ * PATCH reads that type as the same merge patch. JSON Patch (RFC 6902) is not taken.
+ */
+const PATCH_ALSO_ACCEPTED = ['application/json'];
+const ACCEPT_PATCH = [MERGE_PATCH, ...PATCH_ALSO_ACCEPTED].join(', ');
+const CANONICAL_HEADERS = { allow: allowHeader(CANONICAL_METHODS), 'accept-patch': ACCEPT_PATCH };
 const allowOfRef = (request: FastifyRequest) => (isKeyRef((request.params as { ref: string }).ref) ? { allow: LOOKUP_ALLOW } : CANONICAL_HEADERS);
 
 /** PUT and DELETE exist only on the canonical path: 405 on `/users/{key}:{value}`. */
@@ -125,8 +131,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
   const patchConfig = {
     ...canonicalWrite,
     requestHeaders: { ...writeConditions('Patch'), ...IDEMPOTENCY_KEY },
-    // Another media type is a 415 naming the one PATCH takes (RFC 5789 §2.2).
-    bodyType: { mediaType: MERGE_PATCH, unsupportedHeaders: { 'accept-patch': MERGE_PATCH } },
+    // Another media type is a 415 naming the ones PATCH takes (RFC 5789 §2.2).
+    bodyType: { mediaType: MERGE_PATCH, alsoAccepted: PATCH_ALSO_ACCEPTED, unsupportedHeaders: { 'accept-patch': ACCEPT_PATCH } },
   };
   app.patch('/users/:ref', { config: patchConfig, schema: patchSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
     // Read before the Idempotency-Key is claimed: a malformed header is refused, never kept as the key's answer.

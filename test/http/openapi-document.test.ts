@@ -178,8 +178,9 @@ for (const [mode, setUp] of Object.entries(modes)) {
       assert.deepEqual(document.paths['/users/{ref}'].put.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/UserReplacement' });
     });
 
-    it('declares the PATCH body as the server takes it: a merge patch only, where username and email_address cannot be null', () => {
-      assert.deepEqual(document.paths['/users/{ref}'].patch.requestBody.content, { 'application/merge-patch+json': { schema: { $ref: '#/components/schemas/UserPatch' } } });
+    it('declares the PATCH body as the server takes it: a merge patch under both media types it reads, where username and email_address cannot be null', () => {
+      const patchBody = { schema: { $ref: '#/components/schemas/UserPatch' } };
+      assert.deepEqual(document.paths['/users/{ref}'].patch.requestBody.content, { 'application/merge-patch+json': patchBody, 'application/json': patchBody });
       const { properties } = document.components.schemas.UserPatch;
       for (const key of ['username', 'email_address']) assert.equal(properties[key].type, 'string', `${key} is a string, never null (a null is a 400)`);
       assert.deepEqual(properties.display_name.anyOf?.map((s: any) => s.type) ?? properties.display_name.type, ['string', 'null'], 'an optional field may be null: it is removed');

@@ -159,7 +159,7 @@ export interface paths {
         head: operations["getUserHead"];
         /**
          * Change some fields of a user (JSON Merge Patch)
-         * @description RFC 7396 merge patch, as `application/merge-patch+json`: `null` removes an optional field or an attribute, objects merge, arrays are replaced whole. The patched user is validated as a PUT body; `{}` (or a patch changing nothing) keeps the version. Only on the canonical path (`PATCH /users/{key}:{value}` is a 405).
+         * @description RFC 7396 merge patch, as `application/merge-patch+json` or `application/json` (read alike: the same merge patch): `null` removes an optional field or an attribute, objects merge, arrays are replaced whole. The patched user is validated as a PUT body; `{}` (or a patch changing nothing) keeps the version. Only on the canonical path (`PATCH /users/{key}:{value}` is a 405).
          */
         patch: operations["patchUser"];
         trace?: never;
@@ -4536,6 +4536,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/merge-patch+json": components["schemas"]["UserPatch"];
+                "application/json": components["schemas"]["UserPatch"];
             };
         };
         responses: {
@@ -4818,7 +4819,7 @@ export interface operations {
                     "x-ratelimit-reset"?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: string;
-                    /** @description RFC 5789: the patch format PATCH takes, `application/merge-patch+json`. */
+                    /** @description RFC 5789: the media types PATCH takes, `application/merge-patch+json, application/json` (both an RFC 7396 merge patch). */
                     "Accept-Patch": string;
                     [name: string]: unknown;
                 };

@@ -40,7 +40,7 @@ export const H = {
   wwwAuthenticate: header('WWW-Authenticate', 'RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent.', true),
   acceptEncoding: header('Accept-Encoding', '`identity`: the service decodes no content coding (sent when Content-Encoding was the reason).', false),
   vary: header('Vary', '`Accept`: the answer depends on it (a JSON page or an event stream).', true),
-  acceptPatch: header('Accept-Patch', 'RFC 5789: the patch format PATCH takes, `application/merge-patch+json`.', true),
+  acceptPatch: header('Accept-Patch', 'RFC 5789: the media types PATCH takes, `application/merge-patch+json, application/json` (both an RFC 7396 merge patch).', true),
   idempotentReplayed: header('Idempotent-Replayed', '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.', false),
   rateLimitLimit: header('x-ratelimit-limit', "The client's request budget per window (when rate limits are on).", false, Type.String({ pattern: '^[0-9]+$' })),
   rateLimitRemaining: header('x-ratelimit-remaining', 'Requests left in the window (when rate limits are on).', false, Type.String({ pattern: '^[0-9]+$' })),
