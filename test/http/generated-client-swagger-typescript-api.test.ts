@@ -9,15 +9,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { build } from 'esbuild';
 import { generateApi } from 'swagger-typescript-api';
-import { REPO_ROOT } from '../helpers/child-server.js';
-import { runProcess } from '../helpers/run-process.js';
+import { assertTypeChecksStrictly, importBundled } from '../helpers/generated-code.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-
-const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** What a generated call resolves to (its fetch client throws the same shape for a status that is not 2xx). */
 interface Answer {
@@ -45,8 +40,7 @@ describe('a client generated from the served OpenAPI document by swagger-typescr
     folder = mkdtempSync(join(tmpdir(), 'generated-sta-client-'));
     const { files } = await generateApi({ url: `${server.baseUrl}/openapi.json`, httpClientType: 'fetch', silent: true, output: false });
     for (const file of files) writeFileSync(join(folder, `${file.fileName}${file.fileExtension}`), file.fileContent);
-    await build({ entryPoints: [join(folder, 'Api.ts')], bundle: true, format: 'esm', platform: 'node', target: 'node20', outfile: join(folder, 'api.mjs'), logLevel: 'silent' });
-    const { Api } = (await import(pathToFileURL(join(folder, 'api.mjs')).href)) as { Api: new (config: object) => GeneratedApi };
+    const { Api } = await importBundled<{ Api: new (config: object) => GeneratedApi }>(folder, 'Api.ts');
     sent = [];
     // The generated client's own fetch, observed: the content type it chose is what the server got.
     const customFetch = (input: string | URL | Request, init?: RequestInit) => {
@@ -60,14 +54,7 @@ describe('a client generated from the served OpenAPI document by swagger-typescr
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('type-checks strictly', async () => {
-    writeFileSync(
-      join(folder, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom', 'dom.iterable'], skipLibCheck: true }, files: ['Api.ts'] }),
-    );
-    const { code, stdout, stderr } = await runProcess(process.execPath, [TSC, '-p', folder], { cwd: folder, env: process.env });
-    assert.equal(code, 0, `${stdout}\n${stderr}`);
-  });
+  it('type-checks strictly', () => assertTypeChecksStrictly(folder, ['Api.ts']));
 
   it('creates and patches a user, unmodified: its PATCH goes out as application/json and is applied as a merge patch', async () => {
     const username = `stagenerated${process.pid}`;
