@@ -13,11 +13,13 @@
  *   an empty body whatever its Content-Type, since many clients send a default
  *   JSON content type on every request; a non-empty body there is a 400.
  * - `__proto__` and `constructor.prototype` members are a 400 (secure-json-parse).
+ * - A member name repeated in one object, at any depth, is a 400 naming it (duplicate-members.ts).
  */
 import { isUtf8 } from 'node:buffer';
 import contentType from 'content-type';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
+import { repeatedMember } from './duplicate-members.js';
 import { ProblemError } from './problems.js';
 
 /** A body media type a route accepts, and the problem detail naming it. */
@@ -93,11 +95,19 @@ function settleCommon(request: FastifyRequest, body: Buffer, expected: BodyType 
 
 function parseJson(body: Buffer): unknown {
   if (!isUtf8(body)) throw new ProblemError('malformed-request', 'The body is not valid UTF-8.');
+  const text = body.toString('utf8');
+  let value: unknown;
   try {
-    return secureJson.parse(body.toString('utf8'), undefined, { protoAction: 'error', constructorAction: 'error' });
+    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch {
     throw new ProblemError('malformed-request', 'The body is not valid JSON.');
   }
+  const repeated = repeatedMember(text, value);
+  if (repeated !== undefined) {
+    const where = repeated.pointer === '' ? 'the body' : `the object at ${repeated.pointer}`;
+    throw new ProblemError('malformed-request', `The member ${JSON.stringify(repeated.name)} appears more than once in ${where}; member names must be unique (RFC 7493 §2.3).`);
+  }
+  return value;
 }
 
 /** Replaces Fastify's parsers: `mediaTypes` are read as JSON (each route says which one it takes); anything else is a 415. */
