@@ -9,6 +9,7 @@ import { allowHeader, registerMethodNotAllowed } from '../http/method-not-allowe
 import { sendProblem } from '../http/problem-handler.js';
 import { ProblemError } from '../http/problems.js';
 import { wellFormedQuery } from '../http/query-string.js';
+import { assertLinkable, linkQuery } from '../http/link-query.js';
 import { originOf } from '../events/event-origin.js';
 import type { StoredResponse } from '../store/user-store.js';
 import type { Idempotency } from '../http/idempotency.js';
@@ -74,11 +75,8 @@ function userResponse(status: number, user: User, extra: Record<string, string> 
 
 /** `GET /users?…` URL of the next page: the same filters and limit, the new cursor. */
 function nextPageUrl(query: Record<string, string | number | undefined>, cursor: string): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (name !== 'cursor' && value !== undefined) params.set(name, String(value));
-  params.set('cursor', cursor);
-  // URLSearchParams writes a space as '+'; '%20' reads the same and is unambiguous to every client.
-  return `/users?${params.toString().replace(/\+/g, '%20')}`;
+  const { cursor: _sent, ...filters } = query;
+  return `/users?${linkQuery({ ...filters, cursor })}`;
 }
 
 export interface UserRoutesOptions {
@@ -96,6 +94,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
   );
 
   app.get('/users', { config: { access: 'users:read' }, schema: searchSchema, preValidation: wellFormedQuery(['limit']) }, async (request, reply) => {
+    // Checked before the search, so a query is refused whether or not a next page follows.
+    assertLinkable(request.query, ['cursor']);
     const { users, nextCursor, position, count } = await service.search(request.query);
     if (nextCursor !== undefined) reply.header('link', `<${nextPageUrl(request.query, nextCursor)}>; rel="next"`);
     // An RFC 8941 integer; an estimate is marked so.
