@@ -125,7 +125,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
     const shown = exclusion === undefined ? page.events : page.events.filter((event) => !isExcluded(event.origin, exclusion));
     // The next page starts after the last event read (shown or left out): always sent, so a poller just follows it. It keeps the page's filters.
     return reply
-      .header('link', `</events?${linkQuery({ after: last, limit, exclude_origin: request.query.exclude_origin, subject })}>; rel="next"`)
+      .header('link', `<${app.publishedUrl(`/events?${linkQuery({ after: last, limit, exclude_origin: request.query.exclude_origin, subject })}`)}>; rel="next"`)
       .header(FEED_POSITION, String(page.latest))
       .header('cache-control', 'no-cache')
       .type('application/json; charset=utf-8')

@@ -50,13 +50,6 @@ export interface ScimRoutesOptions {
 const JSON_BODY_SCHEMA = { hide: true, body: {} };
 const SCIM_BODY = { mediaType: SCIM_MEDIA_TYPE, alsoAccepted: ['application/json'] };
 
-/**
- * Where a user lives, root-relative (as the REST door's Location is): the service never
- * echoes a client-chosen Host (http/request-target.ts), and a proxy in front may publish it
- * under another origin. The discovery resources' URLs are under SCIM_PREFIX alike.
- */
-const locationOf = (uid: string) => `${SCIM_PREFIX}/Users/${uid}`;
-
 /** A SCIM PUT or PATCH replaces what SCIM shows: the REST-only members stay, and `active` when the body leaves it out. */
 const keepingRestOnly = (current: User, body: Record<string, unknown>) => ({ active: current.active, ...body, legacy_ids: current.legacy_ids, attributes: current.attributes });
 
@@ -119,6 +112,13 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     throw new ScimError(404, 'No resource exists at this path; this service provides /Users, /ServiceProviderConfig, /Schemas and /ResourceTypes.');
   });
   const list = createScimLister(service);
+  /**
+   * Where the SCIM resources are: root-relative as the REST door's Location is, or under
+   * PUBLIC_URL (http/public-url.ts), never under a client-chosen Host (http/request-target.ts).
+   * A user's location is its meta.location, Location and Content-Location, and a manager's $ref.
+   */
+  const base = app.publishedUrl(SCIM_PREFIX);
+  const locationOf = (uid: string) => `${base}/Users/${uid}`;
   const scim = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type(SCIM_CONTENT_TYPE).send(JSON.stringify(body));
   /** A User answer: ETag (= meta.version) and Content-Location (= meta.location, RFC 7643 §3.1). */
   const userReply = (reply: FastifyReply, user: User, project = (r: Record<string, unknown>) => r) =>
@@ -132,19 +132,19 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   // A user's answer carries its strong ETag: sent uncompressed, so the tag names the bytes sent (http/compression.ts).
   const tagged = { compress: false } as const;
 
-  app.get('/ServiceProviderConfig', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, serviceProviderConfig(SCIM_PREFIX)));
-  app.get('/ResourceTypes', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, listResponse([userResourceType(SCIM_PREFIX)], 1, 1)));
+  app.get('/ServiceProviderConfig', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, serviceProviderConfig(base)));
+  app.get('/ResourceTypes', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, listResponse([userResourceType(base)], 1, 1)));
   app.get('/ResourceTypes/:name', { config: read, schema: { hide: true } }, async (request, reply) => {
     if ((request.params as { name: string }).name !== 'User') throw new ScimError(404, 'The only resource type is User.');
-    return scim(reply, 200, userResourceType(SCIM_PREFIX));
+    return scim(reply, 200, userResourceType(base));
   });
   app.get('/Schemas', { config: read, schema: { hide: true } }, async (request, reply) => {
-    const schemas = userSchemaDocuments(SCIM_PREFIX);
+    const schemas = userSchemaDocuments(base);
     return scim(reply, 200, listResponse(schemas, schemas.length, 1));
   });
   app.get('/Schemas/:id', { config: read, schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const schema = userSchemaDocuments(SCIM_PREFIX).find((s) => (s as { id: string }).id === id);
+    const schema = userSchemaDocuments(base).find((s) => (s as { id: string }).id === id);
     if (schema === undefined) throw new ScimError(404, `No schema ${JSON.stringify(id)}; see /Schemas.`);
     return scim(reply, 200, schema);
   });

@@ -23,6 +23,8 @@ import type { UserService } from './user-service.js';
 import { FEED_POSITION } from '../events/event-schemas.js';
 
 const canonicalPath = (user: Pick<User, 'uid'>) => `/users/${user.uid}`;
+/** Turns a root-relative path into the URL answers name (PUBLIC_URL: http/public-url.ts). */
+type Publish = (path: string) => string;
 
 /** Methods of `/users/{uid}`; the lookup path `/users/{key}:{value}` is read-only (seed §4 rule 5, also for `uid:`). */
 const CANONICAL_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'];
@@ -63,14 +65,14 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
  * Fastify's serialiser untouched), so a read, a write's answer and the change event
  * carry the same bytes.
  */
-function representationHeaders(representation: UserRepresentation): Record<string, string> {
-  return { etag: representation.etag, 'content-location': canonicalPath(representation), 'cache-control': 'no-cache' };
+function representationHeaders(representation: UserRepresentation, publish: Publish): Record<string, string> {
+  return { etag: representation.etag, 'content-location': publish(canonicalPath(representation)), 'cache-control': 'no-cache' };
 }
 
 /** The answer to a write, as sent and as an Idempotency-Key keeps it. */
-function userResponse(status: number, user: User, extra: Record<string, string> = {}): StoredResponse {
+function userResponse(status: number, user: User, publish: Publish, extra: Record<string, string> = {}): StoredResponse {
   const representation = representationOf(user);
-  return { status, headers: { 'content-type': JSON_UTF8, ...representationHeaders(representation), ...extra }, body: representation.json };
+  return { status, headers: { 'content-type': JSON_UTF8, ...representationHeaders(representation, publish), ...extra }, body: representation.json };
 }
 
 /** `GET /users?…` URL of the next page: the same filters and limit, the new cursor. */
@@ -85,11 +87,12 @@ export interface UserRoutesOptions {
 }
 
 export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (app, { service, idempotency }) => {
+  const publish: Publish = (path) => app.publishedUrl(path);
   app.post('/users', { config: { access: 'users:write', requestHeaders: IDEMPOTENCY_KEY }, schema: createSchema, preValidation: storableBody }, async (request, reply) =>
     idempotency.run(request, reply, {
       path: '/users',
       execute: (pending) => service.create(request.body, originOf(request, 'rest'), pending),
-      respond: (user) => userResponse(201, user, { location: canonicalPath(user) }),
+      respond: (user) => userResponse(201, user, publish, { location: publish(canonicalPath(user)) }),
     }),
   );
 
@@ -97,7 +100,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
     // Checked before the search, so a query is refused whether or not a next page follows.
     assertLinkable(request.query, ['cursor']);
     const { users, nextCursor, position, count } = await service.search(request.query);
-    if (nextCursor !== undefined) reply.header('link', `<${nextPageUrl(request.query, nextCursor)}>; rel="next"`);
+    if (nextCursor !== undefined) reply.header('link', `<${publish(nextPageUrl(request.query, nextCursor))}>; rel="next"`);
     // An RFC 8941 integer; an estimate is marked so.
     if (count !== undefined) reply.header('total-count', count.exact ? String(count.value) : `${count.value}; estimate`);
     // Each user as its representation's text, so a search answers the same bytes as a read by uid.
@@ -114,7 +117,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
     schema: readSchema,
     handler: async (request, reply) => {
       const { user, position } = await service.read(request.params.ref);
-      reply.headers(representationHeaders(user)).header(FEED_POSITION, String(position));
+      reply.headers(representationHeaders(user, publish)).header(FEED_POSITION, String(position));
       const ifNoneMatch = request.headers['if-none-match'];
       // No body: a 304 carries neither Content-Length nor Content-Type (RFC 9110 §15.4.5).
       if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, user.etag)) return reply.code(304).send(undefined as never);
@@ -125,7 +128,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
   const canonicalWrite = { access: 'users:write', ...refRoute } as const;
   app.put('/users/:ref', { config: { ...canonicalWrite, requestHeaders: writeConditions('Replace') }, schema: replaceSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
     const representation = representationOf(await service.replace(request.params.ref, request.body, originOf(request, 'rest'), writePrecondition(request)));
-    return reply.headers(representationHeaders(representation)).type(JSON_UTF8).send(representation.json as never);
+    return reply.headers(representationHeaders(representation, publish)).type(JSON_UTF8).send(representation.json as never);
   });
 
   const patchConfig = {
@@ -140,7 +143,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
     return idempotency.run(request, reply, {
       path: `/users/${service.writableUid(request.params.ref)}`,
       execute: (pending) => service.patch(request.params.ref, request.body, originOf(request, 'rest'), precondition, pending),
-      respond: (user) => userResponse(200, user),
+      respond: (user) => userResponse(200, user, publish),
     });
   });
 
