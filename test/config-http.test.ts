@@ -13,17 +13,20 @@ const originsOf = (value: string, env: Record<string, string> = {}) => {
   return cors === undefined ? undefined : cors.any ? '*' : [...cors.origins];
 };
 
-function refusal(value: string, env: Record<string, string> = {}): string {
+/** The one line that refuses `env`, which must name `setting`. */
+function refusalOf(setting: string, env: Record<string, string>): string {
   try {
-    loadConfig({ CORS_ORIGINS: value, ...env });
+    loadConfig(env);
   } catch (error) {
     assert.ok(error instanceof ConfigError);
-    assert.equal(error.setting, 'CORS_ORIGINS');
+    assert.equal(error.setting, setting);
     assert.ok(!error.message.includes('\n'), 'one line');
     return error.message;
   }
-  assert.fail(`CORS_ORIGINS=${value} was accepted`);
+  assert.fail(`${setting}=${env[setting]} was accepted`);
 }
+
+const refusal = (value: string, env: Record<string, string> = {}) => refusalOf('CORS_ORIGINS', { CORS_ORIGINS: value, ...env });
 
 describe('COMPRESSION', () => {
   it('is on by default, off with COMPRESSION=off, and refuses anything else', () => {
@@ -79,17 +82,7 @@ describe('CORS_ORIGINS', () => {
 });
 
 describe('PUBLIC_URL', () => {
-  const publicUrlRefusal = (value: string): string => {
-    try {
-      loadConfig({ PUBLIC_URL: value });
-    } catch (error) {
-      assert.ok(error instanceof ConfigError);
-      assert.equal(error.setting, 'PUBLIC_URL');
-      assert.ok(!error.message.includes('\n'), 'one line');
-      return error.message;
-    }
-    assert.fail(`PUBLIC_URL=${value} was accepted`);
-  };
+  const publicUrlRefusal = (value: string) => refusalOf('PUBLIC_URL', { PUBLIC_URL: value });
 
   it('is unset by default (answers name root-relative URLs), and an empty value is unset', () => {
     assert.equal(loadConfig({}).publicUrl, undefined);
