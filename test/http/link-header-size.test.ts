@@ -3,18 +3,21 @@
  * (http/link-query.ts, docs/api.md "Paging links"): no answer's header block passes
  * 8 KiB, which Node's HTTP client and common proxies read. The largest query accepted,
  * with the longest cursor a sort can make (three name fields of 256 four-byte
- * characters), still answers a head under 8 KiB; one character more is a 400 naming
- * the parameter.
+ * characters) and the longest PUBLIC_URL, still answers a head under 8 KiB; one
+ * character more is a 400 naming the parameter.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, it } from 'node:test';
 import { LINK_QUERY_MAX_BYTES, LINKED_PARAMETER_MAX } from '../../src/http/link-query.js';
+import { PUBLIC_URL_MAX } from '../../src/http/public-url.js';
 import { assertProblem } from '../helpers/problem-assertions.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { newUser, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const HEAD_MAX = 8 * 1024;
+/** The longest PUBLIC_URL accepted: every link is absolute under it. */
+const PUBLIC_URL = `https://directory.example.com/${'p'.repeat(PUBLIC_URL_MAX - 'https://directory.example.com/'.length)}`;
 
 /** Status, the byte length of the head as received (status line, headers, blank line), and the answer's headers. */
 function head(baseUrl: string, path: string): Promise<{ status: number; bytes: number; headers: http.IncomingHttpHeaders; body: string }> {
@@ -39,7 +42,7 @@ const CJK = '漢'; // three bytes, nine percent-encoded
 describeEachStore('the length of what a Link header repeats', (kind) => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ store: kind });
+    server = await startTestServer({ store: kind, env: { PUBLIC_URL } });
   });
   after(() => server.close());
 
@@ -65,7 +68,9 @@ describeEachStore('the length of what a Link header repeats', (kind) => {
     assert.ok(first.bytes < HEAD_MAX, `the head is ${first.bytes} bytes`);
     console.log(`search head: ${first.bytes} bytes`);
     // Its link, followed, answers the same way.
-    const next = await head(server.baseUrl, /^<([^>]+)>/.exec(String(first.headers.link))![1]!);
+    const link = /^<([^>]+)>/.exec(String(first.headers.link))![1]!;
+    assert.ok(link.startsWith(`${PUBLIC_URL}/users?`), link);
+    const next = await head(server.baseUrl, link.slice(PUBLIC_URL.length));
     assert.equal(next.status, 200, next.body);
     assert.equal(JSON.parse(next.body).length, 1);
     assert.ok(next.bytes < HEAD_MAX, `the followed link's head is ${next.bytes} bytes`);
