@@ -185,7 +185,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   app.addSchema(UserEvent);
   app.addSchema(ProblemSchema);
   // Before any route: the generator documents the routes registered after it.
-  await registerApiDocument(app, config.auth);
+  await registerApiDocument(app, config.auth, config.publicUrl);
   installMetricsRoute(app, metrics);
   // The API reference page: public, assets served from this service (no CDN), no validator badge (no outbound request).
   await registerWithAccess(app, 'public', async (docs) => {

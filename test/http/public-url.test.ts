@@ -55,6 +55,11 @@ describeEachStore('PUBLIC_URL with a path prefix', (kind) => {
     assert.notEqual(second.body[0].uid, first.body[0].uid, 'the link reads the next page');
   });
 
+  it('the OpenAPI document names it as its server, so a generated client calls it', async () => {
+    const document = await server.get('/openapi.json');
+    assert.deepEqual(document.body.servers.map((s: { url: string }) => s.url), [PUBLIC_URL]);
+  });
+
   it('the change feed\'s Link is absolute under it', async () => {
     await server.post('/users', newUser());
     const page = await server.get('/events?after=0&limit=1');
