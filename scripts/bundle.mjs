@@ -29,6 +29,8 @@ await build({
   // Stack traces map to src/ without copying every source into the map (smaller map, faster start).
   sourcesContent: false,
   external: ['better-sqlite3', 'better-sqlite3-node-api', 'postgres', 'ioredis', '@fastify/swagger-ui', 'pino'],
+  // jsonc-parser's main entry is a UMD module whose require() calls esbuild cannot follow: bundle its ES module build.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // The bundled CommonJS packages (Fastify and its plugins) call require() for Node's modules.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   // Whitespace and syntax only: names stay, and the source map still points into src/.

@@ -23,7 +23,8 @@ import { createIdempotency, purgeExpiredKeys } from './http/idempotency.js';
 import { drainConnectionsOnClose } from './http/connection-drain.js';
 import { registerApiDocument } from './http/openapi/api-document.js';
 import { registerMissingMethods, supportEveryMethod } from './http/method-not-allowed.js';
-import { clientErrorHandler, installBelowRouterHandlers } from './http/parser-errors.js';
+import { clientErrorHandlerFor, installBelowRouterHandlers } from './http/parser-errors.js';
+import { publishedUrl } from './http/public-url.js';
 import { createProblemHandlers } from './http/problem-handler.js';
 import { ProblemSchema } from './http/problem-schema.js';
 import { parseQueryString } from './http/query-string.js';
@@ -113,7 +114,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
       // Node's own answer to a missing Host is a bare 400; request-admission.ts answers a problem instead.
       requireHostHeader: false,
     },
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandlerFor(config.publicUrl),
     // X-Forwarded-For is believed only from the configured proxies (none by default).
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQueryString },
@@ -137,7 +138,9 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutMs;
   if (onRoute) app.addHook('onRoute', onRoute);
-  installBelowRouterHandlers(app.server);
+  installBelowRouterHandlers(app.server, config.publicUrl);
+  // Where answers say a resource is (http/public-url.ts): decorated before any route or hook uses it.
+  app.decorate('publishedUrl', (path: string) => publishedUrl(config.publicUrl, path));
   drainConnectionsOnClose(app);
   supportEveryMethod(app);
   installBodyParsers(app, ['application/json', 'application/merge-patch+json', SCIM_MEDIA_TYPE]);
@@ -186,7 +189,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   app.addSchema(UserEvent);
   app.addSchema(ProblemSchema);
   // Before any route: the generator documents the routes registered after it.
-  await registerApiDocument(app, config.auth);
+  await registerApiDocument(app, config.auth, config.publicUrl);
   installMetricsRoute(app, metrics);
   // The API reference page: public, assets served from this service (no CDN), no validator badge (no outbound request).
   await registerWithAccess(app, 'public', async (docs) => {

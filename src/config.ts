@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { firstHostUrl, hostUrls } from './store/postgres/postgres-hosts.js';
 import { CorsOriginsError, parseCorsOrigins, type CorsOrigins } from './http/cors-origins.js';
+import { parsePublicUrl, PublicUrlError } from './http/public-url.js';
 import type { SqliteSecureDelete, SqliteSynchronous } from './store/sqlite/sqlite-connection.js';
 
 export class ConfigError extends Error {
@@ -114,6 +115,8 @@ export interface Config {
   compression: boolean;
   /** Origins whose pages may call the service (CORS_ORIGINS); CORS is off when undefined. */
   cors?: CorsOrigins;
+  /** PUBLIC_URL without a trailing slash (http/public-url.ts); answers name root-relative URLs when undefined. */
+  publicUrl?: string;
 }
 
 export interface EventsConfig {
@@ -347,6 +350,15 @@ function corsConfig(env: Env, auth: AuthConfig): CorsOrigins | undefined {
   return cors;
 }
 
+function publicUrlConfig(env: Env): string | undefined {
+  try {
+    return parsePublicUrl(env.PUBLIC_URL);
+  } catch (error) {
+    if (error instanceof PublicUrlError) throw new ConfigError('PUBLIC_URL', error.message);
+    throw error;
+  }
+}
+
 function rateLimitConfig(env: Env): RateLimitConfig | undefined {
   const max = integer(env, 'RATE_LIMIT_MAX', 0, 0, 1_000_000_000);
   const windowS = integer(env, 'RATE_LIMIT_WINDOW_S', 0, 0, 86_400);
@@ -395,6 +407,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const auth = authConfig(env, host);
   const rateLimit = rateLimitConfig(env);
   const cors = corsConfig(env, auth);
+  const publicUrl = publicUrlConfig(env);
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000);
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000);
   if (headersTimeoutMs > requestTimeoutMs) {
@@ -421,5 +434,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     events: Object.freeze(eventsConfig(env)),
     compression: oneOf(env, 'COMPRESSION', ['on', 'off'] as const, 'on') === 'on',
     ...(cors ? { cors } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
   });
 }

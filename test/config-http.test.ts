@@ -1,5 +1,6 @@
 /**
- * The HTTP settings: COMPRESSION is on or off; CORS_ORIGINS is read once,
+ * The HTTP settings: COMPRESSION is on or off; PUBLIC_URL is an absolute http(s)
+ * URL or unset; CORS_ORIGINS is read once,
  * normalised as browsers serialise origins, and a bad entry stops the start with
  * one line naming the setting and the entry.
  */
@@ -12,17 +13,20 @@ const originsOf = (value: string, env: Record<string, string> = {}) => {
   return cors === undefined ? undefined : cors.any ? '*' : [...cors.origins];
 };
 
-function refusal(value: string, env: Record<string, string> = {}): string {
+/** The one line that refuses `env`, which must name `setting`. */
+function refusalOf(setting: string, env: Record<string, string>): string {
   try {
-    loadConfig({ CORS_ORIGINS: value, ...env });
+    loadConfig(env);
   } catch (error) {
     assert.ok(error instanceof ConfigError);
-    assert.equal(error.setting, 'CORS_ORIGINS');
+    assert.equal(error.setting, setting);
     assert.ok(!error.message.includes('\n'), 'one line');
     return error.message;
   }
-  assert.fail(`CORS_ORIGINS=${value} was accepted`);
+  assert.fail(`${setting}=${env[setting]} was accepted`);
 }
+
+const refusal = (value: string, env: Record<string, string> = {}) => refusalOf('CORS_ORIGINS', { CORS_ORIGINS: value, ...env });
 
 describe('COMPRESSION', () => {
   it('is on by default, off with COMPRESSION=off, and refuses anything else', () => {
@@ -74,5 +78,44 @@ describe('CORS_ORIGINS', () => {
     assert.equal(originsOf('*', { AUTH_MODE: 'jwt', JWT_ISSUER: 'https://i', JWT_AUDIENCE: 'a', JWT_JWKS_URL: 'https://i/jwks' }), '*');
     assert.match(refusal('*'), /AUTH_MODE=api-key or jwt/);
     assert.match(refusal('*,https://a.example', { AUTH_MODE: 'jwt', JWT_ISSUER: 'https://i', JWT_AUDIENCE: 'a', JWT_JWKS_URL: 'https://i/jwks' }), /cannot be listed with others/);
+  });
+});
+
+describe('PUBLIC_URL', () => {
+  const publicUrlRefusal = (value: string) => refusalOf('PUBLIC_URL', { PUBLIC_URL: value });
+
+  it('is unset by default (answers name root-relative URLs), and an empty value is unset', () => {
+    assert.equal(loadConfig({}).publicUrl, undefined);
+    assert.equal(loadConfig({ PUBLIC_URL: '' }).publicUrl, undefined);
+  });
+
+  it('takes an absolute http(s) URL, with or without a path, and drops its trailing slashes', () => {
+    assert.equal(loadConfig({ PUBLIC_URL: 'https://users.example.com' }).publicUrl, 'https://users.example.com');
+    assert.equal(loadConfig({ PUBLIC_URL: 'https://users.example.com/' }).publicUrl, 'https://users.example.com');
+    assert.equal(loadConfig({ PUBLIC_URL: 'https://example.com/directory/' }).publicUrl, 'https://example.com/directory');
+    assert.equal(loadConfig({ PUBLIC_URL: 'HTTP://Example.COM:8443/a/b' }).publicUrl, 'http://example.com:8443/a/b');
+  });
+
+  it('refuses, in one line naming PUBLIC_URL, what is not an absolute http(s) URL without credentials, query or fragment', () => {
+    const refused: [string, RegExp][] = [
+      ['users.example.com', /not an absolute URL/],
+      ['/directory', /not an absolute URL/],
+      ['ftp://example.com', /http:\/\/ or https:\/\//],
+      ['javascript:alert(1)', /http:\/\/ or https:\/\//],
+      ['https://user:secret@example.com', /credentials/],
+      ['https://user@example.com', /credentials/],
+      ['https://example.com/?a=1', /query/],
+      ['https://example.com/?', /query/],
+      ['https://example.com/#top', /fragment/],
+      ['https://example.com/a b', /whitespace/],
+      ['https:\\\\evil.example', /backslash/],
+      [`https://example.com/${'a'.repeat(300)}`, /at most 256/],
+    ];
+    for (const [value, why] of refused) {
+      const message = publicUrlRefusal(value);
+      assert.match(message, /^PUBLIC_URL: /, value);
+      assert.match(message, why, value);
+      assert.ok(!message.includes('secret'), 'a credential is never repeated');
+    }
   });
 });

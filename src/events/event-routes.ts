@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { EventsConfig } from '../config.js';
 import { ProblemError } from '../http/problems.js';
 import { wellFormedQuery } from '../http/query-string.js';
+import { assertLinkable, linkQuery } from '../http/link-query.js';
 import type { EventLog, EventPage, StoredEvent } from './event-log.js';
 import { isExcluded, parseOriginExclusion } from './event-origin.js';
 import type { EventHub } from './event-hub.js';
@@ -112,6 +113,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       // Proxies that buffer responses (nginx) pass this one through as it is written.
       return reply.header(FEED_POSITION, String(start.latest)).header('content-type', EVENT_STREAM).header('cache-control', 'no-store').header('x-accel-buffering', 'no').send(stream.body);
     }
+    assertLinkable(request.query);
     const after = request.query.after ?? 0;
     const limit = request.query.limit ?? EVENTS_LIMIT_DEFAULT;
     // A uid is lower-case; the schema admits either case, and both stores must answer alike.
@@ -121,12 +123,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
     // One user's page that is not full has read every event up to `latest`: the next starts there.
     const last = subject !== undefined && page.events.length < limit ? page.latest : (page.events[page.events.length - 1]?.position ?? after);
     const shown = exclusion === undefined ? page.events : page.events.filter((event) => !isExcluded(event.origin, exclusion));
-    // The next page keeps the page's filters.
-    const filters =
-      (request.query.exclude_origin === undefined ? '' : `&exclude_origin=${encodeURIComponent(request.query.exclude_origin)}`) + (subject === undefined ? '' : `&subject=${subject}`);
-    // The next page starts after the last event read (shown or left out): always sent, so a poller just follows it.
+    // The next page starts after the last event read (shown or left out): always sent, so a poller just follows it. It keeps the page's filters.
     return reply
-      .header('link', `</events?after=${last}&limit=${limit}${filters}>; rel="next"`)
+      .header('link', `<${app.publishedUrl(`/events?${linkQuery({ after: last, limit, exclude_origin: request.query.exclude_origin, subject })}`)}>; rel="next"`)
       .header(FEED_POSITION, String(page.latest))
       .header('cache-control', 'no-cache')
       .type('application/json; charset=utf-8')

@@ -5,6 +5,7 @@
  * describe them for the OpenAPI document and the tests that validate against it.
  */
 import { Type, type Static } from 'typebox';
+import { LINKED_PARAMETER_MAX } from '../http/link-query.js';
 import { H, operationErrors, response, successHeaders, type HeaderSpec } from '../http/openapi/responses.js';
 import { Timestamp, Uid, UserResourceRef, Version } from '../users/user-schemas.js';
 
@@ -38,6 +39,8 @@ export const EventsQuery = Type.Object(
     exclude_origin: Type.Optional(
       Type.String({
         minLength: 1,
+        // A next-page link repeats it (http/link-query.ts).
+        maxLength: LINKED_PARAMETER_MAX,
         description:
           'Leave out the events of one origin: `credential:<id>` (a credential\'s id: an API key\'s id, or a token\'s subject) or `interface:rest`, `interface:scim` or `interface:import`. A consumer that also writes users leaves out its own writes with its own credential\'s id. Events written before origins were kept are never left out. Paging is unchanged: `Link: rel="next"` starts after the last event read, left out or not.',
         examples: ['credential:hr-sync', 'interface:import'],

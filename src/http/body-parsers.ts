@@ -13,11 +13,13 @@
  *   an empty body whatever its Content-Type, since many clients send a default
  *   JSON content type on every request; a non-empty body there is a 400.
  * - `__proto__` and `constructor.prototype` members are a 400 (secure-json-parse).
+ * - A member name repeated in one object, at any depth, is a 400 naming it (duplicate-members.ts).
  */
 import { isUtf8 } from 'node:buffer';
 import contentType from 'content-type';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
+import { repeatedMember } from './duplicate-members.js';
 import { ProblemError } from './problems.js';
 
 /** A body media type a route accepts, and the problem detail naming it. */
@@ -44,6 +46,9 @@ function expectedBody(request: FastifyRequest): BodyType | undefined {
   if (options.schema?.body === undefined) return undefined;
   return options.config.bodyType ?? JSON_BODY;
 }
+
+/** `application/merge-patch+json or application/json`: the media types a route reads. */
+const accepted = (expected: BodyType) => [expected.mediaType, ...(expected.alsoAccepted ?? [])].join(' or ');
 
 function unsupported(expected: BodyType | undefined, detail: string): ProblemError {
   return new ProblemError('unsupported-media-type', detail, {}, expected?.unsupportedHeaders ?? {});
@@ -90,11 +95,19 @@ function settleCommon(request: FastifyRequest, body: Buffer, expected: BodyType 
 
 function parseJson(body: Buffer): unknown {
   if (!isUtf8(body)) throw new ProblemError('malformed-request', 'The body is not valid UTF-8.');
+  const text = body.toString('utf8');
+  let value: unknown;
   try {
-    return secureJson.parse(body.toString('utf8'), undefined, { protoAction: 'error', constructorAction: 'error' });
+    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch {
     throw new ProblemError('malformed-request', 'The body is not valid JSON.');
   }
+  const repeated = repeatedMember(text, value);
+  if (repeated !== undefined) {
+    const where = repeated.pointer === '' ? 'the body' : `the object at ${repeated.pointer}`;
+    throw new ProblemError('malformed-request', `The member ${JSON.stringify(repeated.name)} appears more than once in ${where}; member names must be unique (RFC 7493 §2.3).`);
+  }
+  return value;
 }
 
 /** Replaces Fastify's parsers: `mediaTypes` are read as JSON (each route says which one it takes); anything else is a 415. */
@@ -111,7 +124,7 @@ export function installBodyParsers(app: FastifyInstance, mediaTypes: readonly st
       if (settleCommon(request, body, expected)) return done(null, undefined);
       const sent = request.mediaType;
       if (expected !== undefined && sent !== expected.mediaType && !expected.alsoAccepted?.includes(sent ?? '')) {
-        throw unsupported(expected, `Send the body as ${expected.mediaType}.`);
+        throw unsupported(expected, `Send the body as ${accepted(expected)}.`);
       }
       done(null, parseJson(body));
     } catch (error) {
@@ -123,7 +136,7 @@ export function installBodyParsers(app: FastifyInstance, mediaTypes: readonly st
     try {
       const expected = expectedBody(request);
       if (settleCommon(request, body, expected)) return done(null, undefined);
-      throw unsupported(expected, `Send the body as ${(expected ?? JSON_BODY).mediaType}.`);
+      throw unsupported(expected, `Send the body as ${accepted(expected ?? JSON_BODY)}.`);
     } catch (error) {
       done(error as Error, undefined);
     }

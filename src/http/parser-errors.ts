@@ -23,13 +23,13 @@ const instanceOfSocket = new WeakMap<Socket, string>();
  * request (a timeout while the body of the connection's current request arrives) is the
  * current request's path named: otherwise that path belongs to an earlier request.
  */
-function requestLine(error: ParserError, socket: Socket): { method?: string; instance: string } {
+function requestLine(error: ParserError, socket: Socket, publicUrl: string | undefined): { method?: string; instance: string } {
   const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
   const line = raw.subarray(0, 4096).toString('latin1').split('\r\n', 1)[0] ?? '';
   const method = /^([A-Z]{1,20}) /.exec(line)?.[1];
   const target = /^[A-Z]{1,20} ([\x21-\x7e]{1,2048}) HTTP\/1\.[01]$/.exec(line)?.[1];
-  if (target !== undefined) return { method, instance: problemInstance(target) };
-  return { method, instance: raw.length === 0 ? (instanceOfSocket.get(socket) ?? ROOT_INSTANCE) : ROOT_INSTANCE };
+  if (target !== undefined) return { method, instance: problemInstance(target, publicUrl) };
+  return { method, instance: raw.length === 0 ? (instanceOfSocket.get(socket) ?? problemInstance(ROOT_INSTANCE, publicUrl)) : problemInstance(ROOT_INSTANCE, publicUrl) };
 }
 
 /** The status line, headers and body of a problem answered outside Fastify. */
@@ -54,17 +54,19 @@ const MALFORMED: [number, string, ProblemType, string] = [400, 'Bad Request', 'm
 
 /**
  * Fastify's clientErrorHandler: answers the parser's error (without a body to a
- * HEAD request), then closes the connection.
+ * HEAD request), then closes the connection. `publicUrl` is PUBLIC_URL, when set.
  */
-export function clientErrorHandler(error: ParserError, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const [status, reason, type, detail] = PARSER_PROBLEMS[error.code ?? ''] ?? MALFORMED;
-  const { method, instance } = requestLine(error, socket);
-  const { body, headers } = rawProblem(status, type, detail, instance);
-  socket.end(rawHead(status, reason, headers) + (method === 'HEAD' ? '' : body));
+export function clientErrorHandlerFor(publicUrl: string | undefined): (error: ParserError, socket: Socket) => void {
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, type, detail] = PARSER_PROBLEMS[error.code ?? ''] ?? MALFORMED;
+    const { method, instance } = requestLine(error, socket, publicUrl);
+    const { body, headers } = rawProblem(status, type, detail, instance);
+    socket.end(rawHead(status, reason, headers) + (method === 'HEAD' ? '' : body));
+  };
 }
 
 /** The head of a raw answer, for a socket outside Node's response machinery. */
@@ -81,17 +83,17 @@ function rawHead(status: number, reason: string, headers: Record<string, string>
  * - an `Expect` other than `100-continue` is a 417 (RFC 9110 §10.1.1);
  * - CONNECT, which Node hands to its own event and would drop silently, is a 405.
  */
-export function installBelowRouterHandlers(server: Server): void {
-  server.on('request', (req: IncomingMessage) => instanceOfSocket.set(req.socket, problemInstance(req.url)));
+export function installBelowRouterHandlers(server: Server, publicUrl?: string): void {
+  server.on('request', (req: IncomingMessage) => instanceOfSocket.set(req.socket, problemInstance(req.url, publicUrl)));
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     // The target is an authority (RFC 9112 §3.2.3), the client's choice: the problem names the service's root instead.
-    const { body, headers } = rawProblem(405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.', problemInstance(req.url), { allow: '' });
+    const { body, headers } = rawProblem(405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.', problemInstance(req.url, publicUrl), { allow: '' });
     socket.on('error', () => socket.destroy());
     socket.end(rawHead(405, 'Method Not Allowed', headers) + body);
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const { body, headers } = rawProblem(417, 'expectation-failed', 'Only Expect: 100-continue is supported.', problemInstance(req.url));
+    const { body, headers } = rawProblem(417, 'expectation-failed', 'Only Expect: 100-continue is supported.', problemInstance(req.url, publicUrl));
     res.writeHead(417, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   });

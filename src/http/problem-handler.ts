@@ -116,7 +116,7 @@ export function toProblem(error: unknown): ProblemError | undefined {
 
 /** The `instance` of a problem: the request's path as problem-instance.ts makes it (the target as rewritten before routing). */
 function instanceOf(request: FastifyRequest): string {
-  return problemInstance(request.raw.url ?? request.url);
+  return request.server.publishedUrl(problemInstance(request.raw.url ?? request.url));
 }
 
 /**

@@ -17,7 +17,10 @@
  *   `/`, quotes, spaces, non-ASCII) and a `%` that starts no percent-encoding are
  *   percent-encoded: the reference is one every URI parser reads alike.
  * The query and the fragment are left out: the path identifies the occurrence.
+ * With PUBLIC_URL set, that path is made absolute under it (public-url.ts), never under
+ * a host the request named.
  */
+import { publishedUrl } from './public-url.js';
 import { originForm } from './request-target.js';
 
 /** What a problem names when the request named no path of this service. */
@@ -35,12 +38,17 @@ function encoded(character: string): string {
   return [...Buffer.from(character, 'utf8')].map(percent).join('');
 }
 
-/** The `instance` of a problem answering a request with this target (as received, or as rewritten). */
-export function problemInstance(target: string | undefined): string {
+/** The path a problem names for a request with this target (as received, or as rewritten). */
+function instancePath(target: string | undefined): string {
   if (target === undefined) return ROOT_INSTANCE;
   const origin = originForm(target);
   const end = origin.search(/[?#]/);
   const path = end === -1 ? origin : origin.slice(0, end);
   if (!path.startsWith('/')) return ROOT_INSTANCE;
   return path.replace(NOT_IN_PATH, encoded).replace(/^\/+/, '/');
+}
+
+/** The `instance` of a problem answering a request with this target; `publicUrl` is PUBLIC_URL, when set. */
+export function problemInstance(target: string | undefined, publicUrl?: string): string {
+  return publishedUrl(publicUrl, instancePath(target));
 }

@@ -13,9 +13,9 @@ export const ProblemSchema = Type.Object(
     status: Type.Integer({ minimum: 400, maximum: 599, description: 'The HTTP status, repeated.' }),
     detail: Type.String(),
     instance: Type.String({
-      pattern: '^/(?!/)',
+      pattern: '^(/(?!/)|https?://)',
       description:
-        "The request's path, without its query, as a reference on this service (percent-encoded where needed; never a host). `/` when the request named no path of this service (`OPTIONS *`, `CONNECT`, a request line that could not be read).",
+        "The request's path, without its query, as a reference on this service (percent-encoded where needed; never a host the request named): root-relative, or absolute under PUBLIC_URL when that is set. `/` when the request named no path of this service (`OPTIONS *`, `CONNECT`, a request line that could not be read).",
     }),
     errors: Type.Optional(
       Type.Array(

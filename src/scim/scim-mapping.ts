@@ -109,7 +109,10 @@ function list(value: unknown, where: string): Json[] {
   });
 }
 
-/** `{ value, type, primary }` entries (emails, phoneNumbers); `display` is accepted and not kept. */
+/**
+ * `{ value, type, primary }` entries (emails, phoneNumbers); `display` is accepted and not kept.
+ * `value` is required in each entry, as /Schemas declares: an entry without one is refused, never dropped.
+ */
 function valueEntries(value: unknown, where: string, unknown: string[]): Json[] {
   return list(value, where).flatMap((entry, i) => {
     const out: Json = {};
@@ -121,7 +124,8 @@ function valueEntries(value: unknown, where: string, unknown: string[]): Json[] 
       } else if (lower === 'primary') out.primary = scimBoolean(member, `${where}[${i}].primary`);
       else if (lower !== 'display') unknown.push(`${where}[${i}].${name}`);
     }
-    return out.value === undefined ? [] : [out];
+    if (out.value === undefined) throw badRequest('invalidValue', `${where}[${i}].value is required: each entry of ${where} needs a value.`);
+    return [out];
   });
 }
 
@@ -223,10 +227,16 @@ function pickRenamed(source: Json, renames: Record<string, string>): Json {
   return out;
 }
 
-/** The SCIM User of `user`; `location` is the absolute URL of /scim/v2/Users/{id}. */
-export function scimUserOf(user: User, location: string): Json {
+/**
+ * The SCIM User of `user`; `locationOf(id)` is the URL of the User with that id (its
+ * meta.location, and the manager's `$ref`).
+ */
+export function scimUserOf(user: User, locationOf: (id: string) => string): Json {
   const enterprise = pickRenamed(user as unknown as Json, REST_TO_ENTERPRISE);
-  if (user.manager) enterprise.manager = { value: user.manager.value, ...(user.manager.display_name === undefined ? {} : { displayName: user.manager.display_name }) };
+  if (user.manager) {
+    const { value, display_name: displayName } = user.manager;
+    enterprise.manager = { value, $ref: locationOf(value), ...(displayName === undefined ? {} : { displayName }) };
+  }
   const hasEnterprise = Object.keys(enterprise).length > 0;
   const core = pickRenamed(user as unknown as Json, REST_TO_CORE);
   return {
@@ -242,6 +252,6 @@ export function scimUserOf(user: User, location: string): Json {
     ...(user.phone_numbers.length ? { phoneNumbers: user.phone_numbers.map((p) => ({ value: p.value, ...(p.type === undefined ? {} : { type: p.type }), primary: p.primary })) } : {}),
     ...(user.addresses.length ? { addresses: user.addresses.map((a) => pickRenamed(a as unknown as Json, REST_TO_ADDRESS)) } : {}),
     ...(hasEnterprise ? { [ENTERPRISE_SCHEMA]: enterprise } : {}),
-    meta: { resourceType: 'User', created: user.created_at, lastModified: user.updated_at, location, version: etagOf(user) },
+    meta: { resourceType: 'User', created: user.created_at, lastModified: user.updated_at, location: locationOf(user.uid), version: etagOf(user) },
   };
 }

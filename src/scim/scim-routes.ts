@@ -15,7 +15,7 @@ import type { Idempotency } from '../http/idempotency.js';
 import type { RequestStep } from '../http/request-steps.js';
 import { wellFormedQuery } from '../http/query-string.js';
 import { etagOf } from '../users/user-etag.js';
-import { assertStorableBody } from '../users/user-input.js';
+import { assertStorableBody, findUnstorableValue } from '../users/user-input.js';
 import { validatedBody } from '../users/user-patch.js';
 import type { User } from '../users/user.js';
 import type { UserService } from '../users/user-service.js';
@@ -54,13 +54,6 @@ export interface ScimRoutesOptions {
 const JSON_BODY_SCHEMA = { hide: true, body: {} };
 const SCIM_BODY = { mediaType: SCIM_MEDIA_TYPE, alsoAccepted: ['application/json'] };
 
-/**
- * Where a user lives, root-relative (as the REST door's Location is): the service never
- * echoes a client-chosen Host (http/request-target.ts), and a proxy in front may publish it
- * under another origin. The discovery resources' URLs are under SCIM_PREFIX alike.
- */
-const locationOf = (uid: string) => `${SCIM_PREFIX}/Users/${uid}`;
-
 /** A SCIM PUT or PATCH replaces what SCIM shows: the REST-only members stay, and `active` when the body leaves it out. */
 const keepingRestOnly = (current: User, body: Record<string, unknown>) => ({ active: current.active, ...body, legacy_ids: current.legacy_ids, attributes: current.attributes });
 
@@ -87,22 +80,24 @@ function listParameters(query: Record<string, unknown>, known: readonly string[]
  */
 function searchParameters(body: unknown): Record<string, string> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('invalidSyntax', 'The body must be a SearchRequest object.');
+  const refused = (member: string, rule: string) => badRequest('invalidValue', `The SearchRequest is not valid: ${member} ${rule}.`);
   const parameters: Record<string, string> = {};
   for (const [name, value] of Object.entries(body)) {
     if (name === 'schemas') {
-      if (!Array.isArray(value) || !value.includes(SEARCH_REQUEST)) throw badRequest('invalidValue', `schemas must be [${JSON.stringify(SEARCH_REQUEST)}].`);
+      if (!Array.isArray(value) || !value.includes(SEARCH_REQUEST)) throw refused('schemas', `must be [${JSON.stringify(SEARCH_REQUEST)}]`);
       continue;
     }
     const known = LIST_PARAMETERS.find((p) => p.toLowerCase() === name.toLowerCase());
     if (known === undefined) throw badRequest('invalidValue', `Unknown member ${JSON.stringify(name)} of a SearchRequest.`);
-    if (parameters[known] !== undefined) throw badRequest('invalidValue', `${known} must be given once.`);
+    if (parameters[known] !== undefined) throw refused(known, 'must be given once');
     if (known === 'startIndex' || known === 'count') {
-      if (!Number.isSafeInteger(value)) throw badRequest('invalidValue', `${known} must be an integer.`);
+      // The GET parameters' bound (at most 15 digits): a larger integer means the same, 1e400 is no integer.
+      if (!Number.isSafeInteger(value) || Math.abs(value as number) >= 1e15) throw refused(known, 'must be an integer of at most 15 digits');
       parameters[known] = String(value);
     } else if ((known === 'attributes' || known === 'excludedAttributes') && Array.isArray(value) && value.every((v) => typeof v === 'string')) {
       parameters[known] = value.join(',');
     } else if (typeof value === 'string') parameters[known] = value;
-    else throw badRequest('invalidValue', `${known} must be a string.`);
+    else throw refused(known, (known === 'attributes' || known === 'excludedAttributes') ? 'must be a string or an array of strings' : 'must be a string');
   }
   return parameters;
 }
@@ -121,10 +116,17 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     throw new ScimError(404, 'No resource exists at this path; this service provides /Users, /ServiceProviderConfig, /Schemas and /ResourceTypes.');
   });
   const list = createScimLister(service);
+  /**
+   * Where the SCIM resources are: root-relative as the REST door's Location is, or under
+   * PUBLIC_URL (http/public-url.ts), never under a client-chosen Host (http/request-target.ts).
+   * A user's location is its meta.location, Location and Content-Location, and a manager's $ref.
+   */
+  const base = app.publishedUrl(SCIM_PREFIX);
+  const locationOf = (uid: string) => `${base}/Users/${uid}`;
   const scim = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type(SCIM_CONTENT_TYPE).send(JSON.stringify(body));
   /** A User answer: ETag (= meta.version) and Content-Location (= meta.location, RFC 7643 §3.1). */
   const userReply = (reply: FastifyReply, user: User, project = (r: Record<string, unknown>) => r) =>
-    scim(reply.header('etag', etagOf(user)).header('content-location', locationOf(user.uid)), 200, project(scimUserOf(user, locationOf(user.uid))));
+    scim(reply.header('etag', etagOf(user)).header('content-location', locationOf(user.uid)), 200, project(scimUserOf(user, locationOf)));
 
   const read = { access: 'users:read' as const };
   const write = { access: 'users:write' as const, bodyType: SCIM_BODY };
@@ -134,19 +136,19 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   // A user's answer carries its strong ETag: sent uncompressed, so the tag names the bytes sent (http/compression.ts).
   const tagged = { compress: false } as const;
 
-  app.get('/ServiceProviderConfig', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, serviceProviderConfig(SCIM_PREFIX)));
-  app.get('/ResourceTypes', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, listResponse([userResourceType(SCIM_PREFIX)], 1, 1)));
+  app.get('/ServiceProviderConfig', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, serviceProviderConfig(base)));
+  app.get('/ResourceTypes', { config: read, schema: { hide: true } }, async (request, reply) => scim(reply, 200, listResponse([userResourceType(base)], 1, 1)));
   app.get('/ResourceTypes/:name', { config: read, schema: { hide: true } }, async (request, reply) => {
     if ((request.params as { name: string }).name !== 'User') throw new ScimError(404, 'The only resource type is User.');
-    return scim(reply, 200, userResourceType(SCIM_PREFIX));
+    return scim(reply, 200, userResourceType(base));
   });
   app.get('/Schemas', { config: read, schema: { hide: true } }, async (request, reply) => {
-    const schemas = userSchemaDocuments(SCIM_PREFIX);
+    const schemas = userSchemaDocuments(base);
     return scim(reply, 200, listResponse(schemas, schemas.length, 1));
   });
   app.get('/Schemas/:id', { config: read, schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const schema = userSchemaDocuments(SCIM_PREFIX).find((s) => (s as { id: string }).id === id);
+    const schema = userSchemaDocuments(base).find((s) => (s as { id: string }).id === id);
     if (schema === undefined) throw new ScimError(404, `No schema ${JSON.stringify(id)}; see /Schemas.`);
     return scim(reply, 200, schema);
   });
@@ -160,7 +162,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     const project = projector(parameters);
     // Made once per user: a residual filter reads it, then the page sends it.
     const made = new WeakMap<User, Record<string, unknown>>();
-    const representation = (user: User) => made.get(user) ?? made.set(user, scimUserOf(user, locationOf(user.uid))).get(user)!;
+    const representation = (user: User) => made.get(user) ?? made.set(user, scimUserOf(user, locationOf)).get(user)!;
     const page = await list(
       // RFC 7644 §3.4.2.3: sortOrder orders by sortBy; without sortBy there is nothing for it to reverse.
       { ...(filter === undefined ? {} : { filter }), startIndex, count, ...(parameters.sortBy === undefined ? {} : { sortBy: parameters.sortBy }), descending: sortOrder === 'descending' && parameters.sortBy !== undefined },
@@ -173,7 +175,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
   app.get('/Users', { config: { ...read, cost: 'expensive' }, schema: { hide: true }, preValidation: wellFormedQuery([]) }, async (request, reply) => answerList(request, reply, listParameters(request.query as Record<string, unknown>)));
 
   // RFC 7644 §3.4.3: the same query in a body, for filters too long for a URL. A read.
-  app.post('/Users/.search', { config: { ...read, cost: 'expensive', bodyType: SCIM_BODY }, schema: JSON_BODY_SCHEMA, preValidation: [wellFormedQuery([]), storable] }, async (request, reply) => {
+  app.post('/Users/.search', { config: { ...read, cost: 'expensive', bodyType: SCIM_BODY }, schema: JSON_BODY_SCHEMA, preValidation: [wellFormedQuery([]), storableSearch] }, async (request, reply) => {
     // The query is in the body: a query string as well is refused, never ignored.
     listParameters(request.query as Record<string, unknown>, []);
     return answerList(request, reply, searchParameters(request.body));
@@ -187,7 +189,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
       respond: (user) => ({
         status: 201,
         headers: { 'content-type': SCIM_CONTENT_TYPE, etag: etagOf(user), location: locationOf(user.uid) },
-        body: JSON.stringify(scimUserOf(user, locationOf(user.uid))),
+        body: JSON.stringify(scimUserOf(user, locationOf)),
       }),
     }),
   );
@@ -219,7 +221,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     const user = await service.rewrite(
       idOf(request),
       (current) => {
-        const { meta: _meta, ...resource } = scimUserOf(current, '');
+        const { meta: _meta, ...resource } = scimUserOf(current, locationOf);
         return keepingRestOnly(current, restBodyOf(applyScimPatch(resource, operations)));
       },
       originOf(request, 'scim'),
@@ -242,6 +244,12 @@ function withoutPassword(body: unknown): unknown {
 
 async function storable(request: FastifyRequest): Promise<void> {
   assertStorableBody(request.body);
+}
+
+/** A SearchRequest holding a value no store could hold (1e400, U+0000) is refused as a SearchRequest, not as a user. */
+async function storableSearch(request: FastifyRequest): Promise<void> {
+  const found = findUnstorableValue(request.body);
+  if (found !== undefined) throw badRequest('invalidValue', `The SearchRequest is not valid: ${found.pointer.slice(1).replaceAll('/', '.') || 'the body'} ${found.detail}.`);
 }
 
 /** The Operations of a PatchOp message (RFC 7644 §3.5.2). */

@@ -98,11 +98,12 @@ export const CORE_USER_ATTRIBUTES: readonly ScimAttribute[] = [
   complex(
     'emails',
     'Email addresses for the user. At least one is required (or a userName that is an email address): the primary one is the unique key email_address of the directory.',
-    [attr('value', 'Email address for the user.'), typeAttr('email', ['work', 'home', 'other']), primaryAttr('mailing address')],
+    // `value` is what an entry is: an entry without one (`{"primary":true}`) is refused, as declared.
+    [attr('value', 'Email address for the user. Required in every entry.', { required: true }), typeAttr('email', ['work', 'home', 'other']), primaryAttr('mailing address')],
     { multiValued: true, required: true },
   ),
   multiComplex('phoneNumbers', 'Phone numbers for the User.', [
-    attr('value', 'Phone number of the User.'),
+    attr('value', 'Phone number of the User. Required in every entry.', { required: true }),
     typeAttr('phone number', ['work', 'home', 'mobile', 'fax', 'pager', 'other']),
     primaryAttr('phone number'),
   ]),
@@ -163,10 +164,13 @@ export const ENTERPRISE_USER_ATTRIBUTES: readonly ScimAttribute[] = [
   complex('manager', "The User's manager: a reference to the 'id' of another User.", [
     // It holds a User's `id`, which is case-exact.
     attr('value', "The id of the SCIM resource representing the User's manager.", { caseExact: true }),
-    attr('$ref', "The URI of the SCIM resource representing the User's manager.", {
+    // Derived from `value` (the manager's SCIM location, as meta.location is made), so never
+    // stale: read-only, returned with the manager, and ignored in a POST or PUT (RFC 7644 §3.3).
+    attr('$ref', "The URI of the SCIM resource representing the User's manager: built by the service from value; read-only.", {
       type: 'reference',
       referenceTypes: ['User'],
       caseExact: true,
+      mutability: 'readOnly',
     }),
     attr('displayName', "The displayName of the User's manager.", { mutability: 'readOnly' }),
   ]),

@@ -106,11 +106,11 @@ export const patchSchema = {
   operationId: 'patchUser',
   summary: 'Change some fields of a user (JSON Merge Patch)',
   description:
-    'RFC 7396 merge patch, as `application/merge-patch+json`: `null` removes an optional field or an attribute, objects merge, arrays are replaced whole. The patched user is validated as a PUT body; `{}` (or a patch changing nothing) keeps the version. Only on the canonical path (`PATCH /users/{key}:{value}` is a 405).',
+    'RFC 7396 merge patch, as `application/merge-patch+json` or `application/json` (read alike: the same merge patch): `null` removes an optional field or an attribute, objects merge, arrays are replaced whole. The patched user is validated as a PUT body; `{}` (or a patch changing nothing) keeps the version. Only on the canonical path (`PATCH /users/{key}:{value}` is a 405).',
   tags: TAGS,
   params: UserUidParams,
-  // The one media type PATCH takes (any other is a 415 with Accept-Patch): the document says so, not application/json.
-  consumes: ['application/merge-patch+json'],
+  // The two media types PATCH takes, both one merge patch (any other is a 415 with Accept-Patch): a generator picks one it can send.
+  consumes: ['application/merge-patch+json', 'application/json'],
   body: UserPatch,
   response: {
     200: user('The patched user (unchanged, with the same version, when the patch changes nothing).', IDEMPOTENT),

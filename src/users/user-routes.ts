@@ -10,6 +10,7 @@ import { allowHeader, registerMethodNotAllowed } from '../http/method-not-allowe
 import { sendProblem } from '../http/problem-handler.js';
 import { ProblemError } from '../http/problems.js';
 import { wellFormedQuery } from '../http/query-string.js';
+import { assertLinkable, linkQuery } from '../http/link-query.js';
 import { originOf } from '../events/event-origin.js';
 import type { StoredResponse } from '../store/user-store.js';
 import type { Idempotency } from '../http/idempotency.js';
@@ -23,13 +24,21 @@ import type { UserService } from './user-service.js';
 import { FEED_POSITION } from '../events/event-schemas.js';
 
 const canonicalPath = (user: Pick<User, 'uid'>) => `/users/${user.uid}`;
+/** Turns a root-relative path into the URL answers name (PUBLIC_URL: http/public-url.ts). */
+type Publish = (path: string) => string;
 
 /** Methods of `/users/{uid}`; the lookup path `/users/{key}:{value}` is read-only (seed §4 rule 5, also for `uid:`). */
 const CANONICAL_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'];
 const LOOKUP_ALLOW = allowHeader(['GET', 'HEAD']);
 /** RFC 5789 §3.1: where PATCH is allowed, the formats it takes are advertised, also in the 405 that answers OPTIONS. */
 const MERGE_PATCH = 'application/merge-patch+json';
-const CANONICAL_HEADERS = { allow: allowHeader(CANONICAL_METHODS), 'accept-patch': MERGE_PATCH };
+/**
+ * A merge patch is a JSON document, and generated clients send `application/json` (CONTRACT §9):
+ * PATCH reads that type as the same merge patch. JSON Patch (RFC 6902) is not taken.
+ */
+const PATCH_ALSO_ACCEPTED = ['application/json'];
+const ACCEPT_PATCH = [MERGE_PATCH, ...PATCH_ALSO_ACCEPTED].join(', ');
+const CANONICAL_HEADERS = { allow: allowHeader(CANONICAL_METHODS), 'accept-patch': ACCEPT_PATCH };
 const allowOfRef = (request: FastifyRequest) => (isKeyRef((request.params as { ref: string }).ref) ? { allow: LOOKUP_ALLOW } : CANONICAL_HEADERS);
 
 /** PUT and DELETE exist only on the canonical path: 405 on `/users/{key}:{value}`. */
@@ -57,23 +66,20 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
  * Fastify's serialiser untouched), so a read, a write's answer and the change event
  * carry the same bytes.
  */
-function representationHeaders(representation: UserRepresentation): Record<string, string> {
-  return { etag: representation.etag, 'content-location': canonicalPath(representation), 'cache-control': 'no-cache' };
+function representationHeaders(representation: UserRepresentation, publish: Publish): Record<string, string> {
+  return { etag: representation.etag, 'content-location': publish(canonicalPath(representation)), 'cache-control': 'no-cache' };
 }
 
 /** The answer to a write, as sent and as an Idempotency-Key keeps it. */
-function userResponse(status: number, user: User, extra: Record<string, string> = {}): StoredResponse {
+function userResponse(status: number, user: User, publish: Publish, extra: Record<string, string> = {}): StoredResponse {
   const representation = representationOf(user);
-  return { status, headers: { 'content-type': JSON_UTF8, ...representationHeaders(representation), ...extra }, body: representation.json };
+  return { status, headers: { 'content-type': JSON_UTF8, ...representationHeaders(representation, publish), ...extra }, body: representation.json };
 }
 
 /** `GET /users?…` URL of the next page: the same filters and limit, the new cursor. */
 function nextPageUrl(query: Record<string, string | number | undefined>, cursor: string): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (name !== 'cursor' && value !== undefined) params.set(name, String(value));
-  params.set('cursor', cursor);
-  // URLSearchParams writes a space as '+'; '%20' reads the same and is unambiguous to every client.
-  return `/users?${params.toString().replace(/\+/g, '%20')}`;
+  const { cursor: _sent, ...filters } = query;
+  return `/users?${linkQuery({ ...filters, cursor })}`;
 }
 
 export interface UserRoutesOptions {
@@ -84,17 +90,20 @@ export interface UserRoutesOptions {
 }
 
 export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (app, { service, idempotency, budgetMs }) => {
+  const publish: Publish = (path) => app.publishedUrl(path);
   app.post('/users', { config: { access: 'users:write', requestHeaders: IDEMPOTENCY_KEY }, schema: createSchema, preValidation: storableBody }, async (request, reply) =>
     idempotency.run(request, reply, {
       path: '/users',
       execute: (pending) => service.create(request.body, originOf(request, 'rest'), pending),
-      respond: (user) => userResponse(201, user, { location: canonicalPath(user) }),
+      respond: (user) => userResponse(201, user, publish, { location: publish(canonicalPath(user)) }),
     }),
   );
 
   app.get('/users', { config: { access: 'users:read', cost: 'expensive' }, schema: searchSchema, preValidation: wellFormedQuery(['limit']) }, async (request, reply) => {
+    // Checked before the search, so a query is refused whether or not a next page follows.
+    assertLinkable(request.query, ['cursor']);
     const { users, nextCursor, position, count } = await service.search(request.query, deadlineOf(reply, budgetMs));
-    if (nextCursor !== undefined) reply.header('link', `<${nextPageUrl(request.query, nextCursor)}>; rel="next"`);
+    if (nextCursor !== undefined) reply.header('link', `<${publish(nextPageUrl(request.query, nextCursor))}>; rel="next"`);
     // An RFC 8941 integer; an estimate is marked so.
     if (count !== undefined) reply.header('total-count', count.exact ? String(count.value) : `${count.value}; estimate`);
     // Each user as its representation's text, so a search answers the same bytes as a read by uid.
@@ -111,7 +120,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
     schema: readSchema,
     handler: async (request, reply) => {
       const { user, position } = await service.read(request.params.ref);
-      reply.headers(representationHeaders(user)).header(FEED_POSITION, String(position));
+      reply.headers(representationHeaders(user, publish)).header(FEED_POSITION, String(position));
       const ifNoneMatch = request.headers['if-none-match'];
       // No body: a 304 carries neither Content-Length nor Content-Type (RFC 9110 §15.4.5).
       if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, user.etag)) return reply.code(304).send(undefined as never);
@@ -122,14 +131,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
   const canonicalWrite = { access: 'users:write', ...refRoute } as const;
   app.put('/users/:ref', { config: { ...canonicalWrite, requestHeaders: writeConditions('Replace') }, schema: replaceSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
     const representation = representationOf(await service.replace(request.params.ref, request.body, originOf(request, 'rest'), writePrecondition(request)));
-    return reply.headers(representationHeaders(representation)).type(JSON_UTF8).send(representation.json as never);
+    return reply.headers(representationHeaders(representation, publish)).type(JSON_UTF8).send(representation.json as never);
   });
 
   const patchConfig = {
     ...canonicalWrite,
     requestHeaders: { ...writeConditions('Patch'), ...IDEMPOTENCY_KEY },
-    // Another media type is a 415 naming the one PATCH takes (RFC 5789 §2.2).
-    bodyType: { mediaType: MERGE_PATCH, unsupportedHeaders: { 'accept-patch': MERGE_PATCH } },
+    // Another media type is a 415 naming the ones PATCH takes (RFC 5789 §2.2).
+    bodyType: { mediaType: MERGE_PATCH, alsoAccepted: PATCH_ALSO_ACCEPTED, unsupportedHeaders: { 'accept-patch': ACCEPT_PATCH } },
   };
   app.patch('/users/:ref', { config: patchConfig, schema: patchSchema, onRequest: onlyCanonical, preValidation: storableBody }, async (request, reply) => {
     // Read before the Idempotency-Key is claimed: a malformed header is refused, never kept as the key's answer.
@@ -137,7 +146,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
     return idempotency.run(request, reply, {
       path: `/users/${service.writableUid(request.params.ref)}`,
       execute: (pending) => service.patch(request.params.ref, request.body, originOf(request, 'rest'), precondition, pending),
-      respond: (user) => userResponse(200, user),
+      respond: (user) => userResponse(200, user, publish),
     });
   });
 

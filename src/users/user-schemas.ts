@@ -7,6 +7,7 @@ import { Type, type Static, type TOptional, type TString } from 'typebox';
 import { FACETS, SORT_FIELDS, type Facet } from '../store/user-store.js';
 import { QUERY_WORDS_MAX } from './search-words.js';
 import { named } from '../http/openapi/api-document.js';
+import { LINKED_PARAMETER_MAX } from '../http/link-query.js';
 import { expecting } from '../validation-options.js';
 import { EMAIL_ADDRESS_EXPECTED, EMAIL_ADDRESS_PATTERN, LEGACY_ID_PATTERN, USERNAME_PATTERN } from './user-formats.js';
 import { profileAnswered, profilePatch, profileWritten } from './profile-schemas.js';
@@ -247,7 +248,8 @@ export const UserUidParams = Type.Object({
 export const SEARCH_LIMIT_MAX = 1000;
 export const SEARCH_LIMIT_DEFAULT = 100;
 
-const SearchParam = (description: string) => Type.String({ minLength: 1, description });
+/** A text filter: a link to the next page repeats it, so it is bounded (http/link-query.ts). */
+const SearchParam = (description: string) => Type.String({ minLength: 1, maxLength: LINKED_PARAMETER_MAX, description });
 
 /** `count=true` is exact when a condition of the search names at most this many users (store/user-store.ts countMatches()). */
 export const COUNT_BOUND = 10_000;
@@ -316,7 +318,8 @@ export const SearchQuery = Type.Object(
         description: `Page size, 1–${SEARCH_LIMIT_MAX}; default ${SEARCH_LIMIT_DEFAULT}. Written in plain decimal: \`007\`, \`+7\`, \`7.0\` and \`1e2\` are refused.`,
       }),
     ),
-    cursor: Type.Optional(SearchParam('Opaque; copy it from the `Link: rel="next"` URL.')),
+    // Not bounded as a filter: a link writes its own cursor, never the one it was sent.
+    cursor: Type.Optional(Type.String({ minLength: 1, description: 'Opaque; copy it from the `Link: rel="next"` URL.' })),
   },
   { additionalProperties: false },
 );

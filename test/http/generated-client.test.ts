@@ -10,15 +10,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@hey-api/openapi-ts';
-import { build } from 'esbuild';
-import { REPO_ROOT } from '../helpers/child-server.js';
-import { runProcess } from '../helpers/run-process.js';
+import { assertTypeChecksStrictly, importBundled } from '../helpers/generated-code.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-
-const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** What a generated call answers (the fetch client's default `fields` response style). */
 interface Result {
@@ -51,8 +46,7 @@ describe('a client generated from the served OpenAPI document by @hey-api/openap
     });
     // The generated index exports the SDK; its client instance (for the base URL) lives in client.gen.ts.
     writeFileSync(join(folder, 'entry.ts'), "export * from './src/index.js';\nexport { client } from './src/client.gen.js';\n");
-    await build({ entryPoints: [join(folder, 'entry.ts')], bundle: true, format: 'esm', platform: 'node', target: 'node20', outfile: join(folder, 'sdk.mjs'), logLevel: 'silent' });
-    sdk = (await import(pathToFileURL(join(folder, 'sdk.mjs')).href)) as GeneratedSdk;
+    sdk = await importBundled<GeneratedSdk>(folder, 'entry.ts');
     sdk.client.setConfig({ baseUrl: server.baseUrl });
   });
   after(async () => {
@@ -60,14 +54,7 @@ describe('a client generated from the served OpenAPI document by @hey-api/openap
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('type-checks strictly', async () => {
-    writeFileSync(
-      join(folder, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom', 'dom.iterable'], skipLibCheck: true }, include: ['src'] }),
-    );
-    const { code, stdout, stderr } = await runProcess(process.execPath, [TSC, '-p', folder], { cwd: folder, env: process.env });
-    assert.equal(code, 0, `${stdout}\n${stderr}`);
-  });
+  it('type-checks strictly', () => assertTypeChecksStrictly(folder, ['src']));
 
   it('creates, reads, looks up and patches a user, unmodified', async () => {
     const username = `generated${process.pid}`;

@@ -86,6 +86,14 @@ for (const [mode, setUp] of Object.entries(modes)) {
       assert.equal(new Set(ids).size, ids.length, `duplicate operationIds: ${ids.join(', ')}`);
     });
 
+    it('defines every tag an operation uses in the document\'s top-level tags (Spectral operation-tag-defined)', () => {
+      const defined = new Set((document.tags as { name: string }[]).map((tag) => tag.name));
+      for (const [method, path, op] of operations(document)) {
+        assert.ok(Array.isArray(op.tags) && op.tags.length > 0, `${method} ${path} has no tag`);
+        for (const tag of op.tags) assert.ok(defined.has(tag), `${method} ${path} uses the undefined tag ${tag}`);
+      }
+    });
+
     it('documents every method of every route the app serves, HEAD included (the generated 405s and the docs page are not operations)', () => {
       const served = server.app.routeTable.filter((entry) => !entry.hidden);
       assert.ok(served.length >= 10);
@@ -170,8 +178,9 @@ for (const [mode, setUp] of Object.entries(modes)) {
       assert.deepEqual(document.paths['/users/{ref}'].put.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/UserReplacement' });
     });
 
-    it('declares the PATCH body as the server takes it: a merge patch only, where username and email_address cannot be null', () => {
-      assert.deepEqual(document.paths['/users/{ref}'].patch.requestBody.content, { 'application/merge-patch+json': { schema: { $ref: '#/components/schemas/UserPatch' } } });
+    it('declares the PATCH body as the server takes it: a merge patch under both media types it reads, where username and email_address cannot be null', () => {
+      const patchBody = { schema: { $ref: '#/components/schemas/UserPatch' } };
+      assert.deepEqual(document.paths['/users/{ref}'].patch.requestBody.content, { 'application/merge-patch+json': patchBody, 'application/json': patchBody });
       const { properties } = document.components.schemas.UserPatch;
       for (const key of ['username', 'email_address']) assert.equal(properties[key].type, 'string', `${key} is a string, never null (a null is a 400)`);
       assert.deepEqual(properties.display_name.anyOf?.map((s: any) => s.type) ?? properties.display_name.type, ['string', 'null'], 'an optional field may be null: it is removed');

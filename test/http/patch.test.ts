@@ -123,13 +123,31 @@ describeEachStore('PATCH /users/{uid}', (kind) => {
     assert.equal((await patch(user.uid, { display_name: 'Two' }, { 'if-match': String(current.headers.etag) })).status, 200);
   });
 
-  it('another media type is a 415 with Accept-Patch, and changes nothing', async () => {
+  it('application/json is read as the same merge patch: null removes, objects merge, arrays are replaced', async () => {
+    const { user } = await create({ display_name: 'Before', legacy_ids: ['json-1'], attributes: { a: 1, b: 2 } });
+    const body = JSON.stringify({ display_name: null, legacy_ids: ['json-2'], attributes: { b: null, c: 3 } });
+    const asJson = await server.request('PATCH', `/users/${user.uid}`, { headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+    assert.equal(asJson.status, 200, asJson.text);
+    const { user: twin } = await create({ display_name: 'Before', legacy_ids: ['json-3'], attributes: { a: 1, b: 2 } });
+    const asMergePatch = await server.request('PATCH', `/users/${twin.uid}`, { headers: MERGE_PATCH, body: body.replace('json-2', 'json-4') });
+    for (const res of [asJson, asMergePatch]) {
+      assert.equal(res.body.display_name, null);
+      assert.deepEqual(res.body.attributes, { a: 1, c: 3 });
+      assert.equal(res.body.version, 2);
+    }
+    assert.deepEqual(asJson.body.legacy_ids, ['json-2']);
+    assert.deepEqual((await server.get(`/users/${user.uid}`)).body, asJson.body, 'stored as answered');
+  });
+
+  it('another media type (JSON Patch included) is a 415 with Accept-Patch naming both merge-patch types, and changes nothing', async () => {
     const { user } = await create();
-    for (const type of ['application/json', 'application/json-patch+json', 'text/plain']) {
+    for (const type of ['application/json-patch+json', 'text/plain', 'application/scim+json']) {
       const res = await server.request('PATCH', `/users/${user.uid}`, { headers: { 'content-type': type }, body: JSON.stringify({ display_name: 'x' }) });
       assertProblem(res, 415, 'unsupported-media-type');
-      assert.equal(res.headers['accept-patch'], 'application/merge-patch+json');
+      assert.equal(res.headers['accept-patch'], 'application/merge-patch+json, application/json');
     }
+    const jsonPatch = await server.request('PATCH', `/users/${user.uid}`, { headers: { 'content-type': 'application/json-patch+json' }, body: JSON.stringify([{ op: 'replace', path: '/display_name', value: 'x' }]) });
+    assertProblem(jsonPatch, 415, 'unsupported-media-type');
     assert.equal((await server.get(`/users/${user.uid}`)).body.version, 1);
   });
 

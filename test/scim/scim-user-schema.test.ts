@@ -78,6 +78,8 @@ describe('userSchemaDocuments (RFC 7643 §7)', () => {
     assert.deepEqual(sub(emails, 'type')?.canonicalValues, ['work', 'home', 'other']);
     assert.equal(sub(emails, 'primary')?.type, 'boolean');
     assert.deepEqual(attribute(core, 'phoneNumbers')?.subAttributes?.map((s) => s.name), ['value', 'type', 'primary']);
+    assert.equal(sub(emails, 'value')?.required, true, 'the service refuses an email entry without a value');
+    assert.equal(sub(attribute(core, 'phoneNumbers'), 'value')?.required, true);
     assert.deepEqual(
       attribute(core, 'addresses')?.subAttributes?.map((s) => s.name),
       ['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type', 'primary'],
@@ -91,7 +93,7 @@ describe('userSchemaDocuments (RFC 7643 §7)', () => {
     assert.equal(manager?.type, 'complex');
     assert.equal(manager?.multiValued, false);
     assert.equal(sub(manager, 'value')?.type, 'string');
-    assert.deepEqual(pick(sub(manager, '$ref'), ['type', 'referenceTypes']), { type: 'reference', referenceTypes: ['User'] });
+    assert.deepEqual(pick(sub(manager, '$ref'), ['type', 'referenceTypes', 'mutability']), { type: 'reference', referenceTypes: ['User'], mutability: 'readOnly' });
     assert.equal(sub(manager, 'displayName')?.mutability, 'readOnly');
   });
 

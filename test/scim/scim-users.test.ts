@@ -15,6 +15,7 @@ import { assertProblem } from '../helpers/problem-assertions.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { scimRequest, type ScimResponse } from '../helpers/scim-client.js';
+import { send } from '../helpers/http-client.js';
 
 const CORE = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
@@ -494,6 +495,52 @@ describeEachStore('SCIM /scim/v2/Users (RFC 7644)', (kind) => {
       assert.ok(enterprise.attributes.some((a: any) => a.name === 'manager' && a.type === 'complex'));
       assertScimError(await scim('GET', '/Schemas/urn:ietf:params:scim:schemas:core:2.0:Group'), 404);
     });
+
+    it('a User built from /Schemas\' required attributes and sub-attributes is created; an email entry without its required value is refused, and nothing is created', async () => {
+      const core = (await scim('GET', `/Schemas/${CORE}`)).body;
+      const t = tag();
+      // What a schema-driven client (scim2-tester) sends: every required attribute, and in a complex one every required sub-attribute.
+      const samples: Record<string, unknown> = { userName: `fromschema${t}`, 'emails.value': `fromschema${t}@example.com` };
+      const body: Record<string, unknown> = { schemas: [CORE] };
+      for (const attribute of core.attributes.filter((a: any) => a.required)) {
+        if (attribute.type !== 'complex') body[attribute.name] = samples[attribute.name];
+        else {
+          const entry = Object.fromEntries(attribute.subAttributes.filter((s: any) => s.required).map((s: any) => [s.name, samples[`${attribute.name}.${s.name}`]]));
+          body[attribute.name] = attribute.multiValued ? [entry] : entry;
+        }
+      }
+      assert.deepEqual(Object.keys(body).sort(), ['emails', 'schemas', 'userName'], 'userName and emails are required');
+      assert.deepEqual(body.emails, [{ value: `fromschema${t}@example.com` }], 'emails.value is required');
+      const created = await scim('POST', '/Users', body);
+      assertScimOk(created, 201);
+      assert.equal(created.body.emails[0].value, `fromschema${t}@example.com`);
+
+      const phoneValue = core.attributes.find((a: any) => a.name === 'phoneNumbers').subAttributes.find((s: any) => s.name === 'value');
+      assert.equal(phoneValue.required, true);
+      for (const [emails, phoneNumbers] of [[[{ primary: true }], undefined], [[{ type: 'work', primary: true }, { value: `second${t}@example.com` }], undefined], [[{ value: `phone${t}@example.com` }], [{ type: 'work' }]]]) {
+        const res = await scim('POST', '/Users', { schemas: [CORE], userName: `novalue${t}`, emails, ...(phoneNumbers === undefined ? {} : { phoneNumbers }) });
+        assertScimError(res, 400, 'invalidValue');
+        assert.match(res.body.detail, /(emails|phoneNumbers)\[0\]\.value is required/);
+      }
+      const listed = await scim('GET', `/Users?filter=${encodeURIComponent(`userName eq "novalue${t}"`)}`);
+      assert.equal(listed.body.totalResults, 0, 'nothing was created');
+    });
+
+    it('the enterprise manager.$ref is declared read-only and returned as the manager\'s SCIM location, built from value; a $ref sent is ignored, a PATCH of it is a 400 mutability', async () => {
+      const enterprise = (await scim('GET', `/Schemas/${ENTERPRISE}`)).body;
+      const ref = enterprise.attributes.find((a: any) => a.name === 'manager').subAttributes.find((s: any) => s.name === '$ref');
+      assert.deepEqual({ mutability: ref.mutability, returned: ref.returned, type: ref.type }, { mutability: 'readOnly', returned: 'default', type: 'reference' });
+      const boss = await created();
+      const report = await created({ schemas: [CORE, ENTERPRISE], [ENTERPRISE]: { manager: { value: boss.user.id, $ref: 'https://elsewhere.example/Users/someone-else' } } });
+      assert.deepEqual(report.user[ENTERPRISE].manager, { value: boss.user.id, $ref: boss.user.meta.location });
+      const read = await scim('GET', `/Users/${report.user.id}`);
+      assert.equal(read.body[ENTERPRISE].manager.$ref, boss.user.meta.location);
+      const other = await created();
+      const moved = await patchOps(report.user.id, [{ op: 'replace', path: `${ENTERPRISE}:manager.value`, value: other.user.id }]);
+      assertScimOk(moved, 200);
+      assert.deepEqual(moved.body[ENTERPRISE].manager, { value: other.user.id, $ref: other.user.meta.location }, 'the $ref follows the value');
+      assertScimError(await patchOps(report.user.id, [{ op: 'replace', path: `${ENTERPRISE}:manager.$ref`, value: boss.user.meta.location }]), 400, 'mutability');
+    });
   });
 
   describe('projection (RFC 7644 §3.4.2.5)', () => {
@@ -555,6 +602,25 @@ describeEachStore('SCIM /scim/v2/Users (RFC 7644)', (kind) => {
       assert.deepEqual(Object.keys(res.body.Resources[0]).sort(), ['emails', 'id', 'schemas', 'userName']);
       const viaGet = await scim('GET', filterPath(`userName sw "${prefix}"`, '&attributes=userName,emails&sortBy=userName&sortOrder=descending&startIndex=1&count=2'));
       assert.deepEqual(res.body, viaGet.body);
+    });
+
+    it('a bad SearchRequest is a 400 invalidValue whose detail names the SearchRequest, never a user', async () => {
+      const raw = (text: string) => send(server.baseUrl, 'POST', '/scim/v2/Users/.search', { headers: { 'content-type': 'application/scim+json' }, body: text });
+      const bad = [
+        `{"schemas":["${SEARCH_REQUEST}"],"startIndex":1e400}`,
+        `{"schemas":["${SEARCH_REQUEST}"],"count":1.5}`,
+        `{"schemas":["${SEARCH_REQUEST}"],"startIndex":"1"}`,
+        `{"schemas":["${SEARCH_REQUEST}"],"filter":"userName eq \\"a\\u0000\\""}`,
+        `{"schemas":["${SEARCH_REQUEST}"],"sortBy":7}`,
+        `{"schemas":["urn:other"]}`,
+        `{"schemas":["${SEARCH_REQUEST}"],"colour":"red"}`,
+      ];
+      for (const text of bad) {
+        const res = await raw(text);
+        assertScimError(res, 400, 'invalidValue');
+        assert.match(res.body.detail, /SearchRequest/, text);
+        assert.doesNotMatch(res.body.detail, /user is not valid/i, text);
+      }
     });
   });
 

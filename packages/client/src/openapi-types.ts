@@ -159,7 +159,7 @@ export interface paths {
         head: operations["getUserHead"];
         /**
          * Change some fields of a user (JSON Merge Patch)
-         * @description RFC 7396 merge patch, as `application/merge-patch+json`: `null` removes an optional field or an attribute, objects merge, arrays are replaced whole. The patched user is validated as a PUT body; `{}` (or a patch changing nothing) keeps the version. Only on the canonical path (`PATCH /users/{key}:{value}` is a 405).
+         * @description RFC 7396 merge patch, as `application/merge-patch+json` or `application/json` (read alike: the same merge patch): `null` removes an optional field or an attribute, objects merge, arrays are replaced whole. The patched user is validated as a PUT body; `{}` (or a patch changing nothing) keeps the version. Only on the canonical path (`PATCH /users/{key}:{value}` is a 405).
          */
         patch: operations["patchUser"];
         trace?: never;
@@ -403,7 +403,7 @@ export interface components {
             /** @description The HTTP status, repeated. */
             status: number;
             detail: string;
-            /** @description The request's path, without its query, as a reference on this service (percent-encoded where needed; never a host). `/` when the request named no path of this service (`OPTIONS *`, `CONNECT`, a request line that could not be read). */
+            /** @description The request's path, without its query, as a reference on this service (percent-encoded where needed; never a host the request named): root-relative, or absolute under PUBLIC_URL when that is set. `/` when the request named no path of this service (`OPTIONS *`, `CONNECT`, a request line that could not be read). */
             instance: string;
             errors?: {
                 /** @description JSON pointer into the body. */
@@ -2409,7 +2409,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
-                    /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
+                    /** @description RFC 8288: `<…>; rel="next"` when more results follow (root-relative, or absolute under PUBLIC_URL when the service has one). */
                     Link?: string;
                     /** @description With `count=true`: how many users match, an RFC 8941 integer. Exact when the directory holds at most 10,000 users or an indexed condition (a word of `q`, a profile filter, a key, `active=false`, a time bound) names at most 10,000; otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`). */
                     "Total-Count"?: string;
@@ -2634,11 +2634,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
                     ETag: string;
-                    /** @description The canonical path of the user: /users/{uid}. */
+                    /** @description The canonical URL of the user: /users/{uid}, absolute under PUBLIC_URL when the service has one. */
                     "Content-Location": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
-                    /** @description The canonical path of the created user: /users/{uid}. */
+                    /** @description The canonical URL of the created user: /users/{uid}, absolute under PUBLIC_URL when the service has one. */
                     Location: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: string;
@@ -3054,7 +3054,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
-                    /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
+                    /** @description RFC 8288: `<…>; rel="next"` when more results follow (root-relative, or absolute under PUBLIC_URL when the service has one). */
                     Link?: string;
                     /** @description With `count=true`: how many users match, an RFC 8941 integer. Exact when the directory holds at most 10,000 users or an indexed condition (a word of `q`, a profile filter, a key, `active=false`, a time bound) names at most 10,000; otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`). */
                     "Total-Count"?: string;
@@ -3255,7 +3255,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
                     ETag: string;
-                    /** @description The canonical path of the user: /users/{uid}. */
+                    /** @description The canonical URL of the user: /users/{uid}, absolute under PUBLIC_URL when the service has one. */
                     "Content-Location": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
@@ -3280,7 +3280,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
                     ETag: string;
-                    /** @description The canonical path of the user: /users/{uid}. */
+                    /** @description The canonical URL of the user: /users/{uid}, absolute under PUBLIC_URL when the service has one. */
                     "Content-Location": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
@@ -3546,7 +3546,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
                     ETag: string;
-                    /** @description The canonical path of the user: /users/{uid}. */
+                    /** @description The canonical URL of the user: /users/{uid}, absolute under PUBLIC_URL when the service has one. */
                     "Content-Location": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
@@ -4274,7 +4274,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
                     ETag: string;
-                    /** @description The canonical path of the user: /users/{uid}. */
+                    /** @description The canonical URL of the user: /users/{uid}, absolute under PUBLIC_URL when the service has one. */
                     "Content-Location": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
@@ -4297,7 +4297,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
                     ETag: string;
-                    /** @description The canonical path of the user: /users/{uid}. */
+                    /** @description The canonical URL of the user: /users/{uid}, absolute under PUBLIC_URL when the service has one. */
                     "Content-Location": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
@@ -4536,6 +4536,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/merge-patch+json": components["schemas"]["UserPatch"];
+                "application/json": components["schemas"]["UserPatch"];
             };
         };
         responses: {
@@ -4546,7 +4547,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Strong entity tag of the user's current version; send it back in If-Match or If-None-Match. */
                     ETag: string;
-                    /** @description The canonical path of the user: /users/{uid}. */
+                    /** @description The canonical URL of the user: /users/{uid}, absolute under PUBLIC_URL when the service has one. */
                     "Content-Location": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
@@ -4818,7 +4819,7 @@ export interface operations {
                     "x-ratelimit-reset"?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: string;
-                    /** @description RFC 5789: the patch format PATCH takes, `application/merge-patch+json`. */
+                    /** @description RFC 5789: the media types PATCH takes, `application/merge-patch+json, application/json` (both an RFC 7396 merge patch). */
                     "Accept-Patch": string;
                     [name: string]: unknown;
                 };
@@ -5013,7 +5014,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
-                    /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
+                    /** @description RFC 8288: `<…>; rel="next"` when more results follow (root-relative, or absolute under PUBLIC_URL when the service has one). */
                     Link?: string;
                     /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
                     "Feed-Position": string;
@@ -5266,7 +5267,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `no-cache` on representations (revalidate with If-None-Match), `no-store` on errors. */
                     "Cache-Control": string;
-                    /** @description RFC 8288: `<…>; rel="next"` when more results follow. */
+                    /** @description RFC 8288: `<…>; rel="next"` when more results follow (root-relative, or absolute under PUBLIC_URL when the service has one). */
                     Link?: string;
                     /** @description The change-feed position this answer reflects: every event at or below it is in it (later ones may be too). To mirror, list, then follow GET /events?after= the position of your first read, applying events by version. */
                     "Feed-Position": string;

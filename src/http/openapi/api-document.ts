@@ -93,7 +93,7 @@ function finishDocument(document: Record<string, any>): Record<string, unknown> 
 }
 
 /** Registers the document generator; routes registered afterwards are documented. */
-export async function registerApiDocument(app: FastifyInstance, auth: AuthConfig): Promise<void> {
+export async function registerApiDocument(app: FastifyInstance, auth: AuthConfig, publicUrl?: string): Promise<void> {
   for (const [schema, name] of NAMED) app.addSchema({ ...schema, $id: name });
   const schemes = securitySchemes(auth);
   await app.register(swagger, {
@@ -107,11 +107,12 @@ export async function registerApiDocument(app: FastifyInstance, auth: AuthConfig
           'Errors are RFC 9457 problem documents (`application/problem+json`). Every response carries `X-Request-Id`.',
         license: { name: 'Proprietary' },
       },
-      // Relative: the document describes the instance that serves it, wherever it is mounted.
-      servers: [{ url: '/', description: 'The instance serving this document' }],
+      // Relative: the document describes the instance that serves it, wherever it is mounted; or PUBLIC_URL, where clients reach it.
+      servers: [publicUrl === undefined ? { url: '/', description: 'The instance serving this document' } : { url: publicUrl, description: 'This service, as published (PUBLIC_URL)' }],
       tags: [
         { name: 'users', description: 'The user resource: create, read, look up by key, replace, delete, search.' },
         { name: 'service', description: 'Probes, metrics and this document, for operators.' },
+        { name: 'events', description: 'The change feed: every committed write as a CloudEvent, as a page or a live stream.' },
       ],
       ...(schemes ? { components: { securitySchemes: schemes } } : {}),
     },

@@ -25,10 +25,10 @@ const header = (name: string, description: string, required: boolean, schema: TS
 export const H = {
   requestId: header('X-Request-Id', "The request's id: the caller's own when it is 1–128 letters, digits, `-` and `_`, else a new one. Logs carry it.", true, Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' })),
   etag: header('ETag', "Strong entity tag of the user's current version; send it back in If-Match or If-None-Match.", true, Type.String({ pattern: '^"[\\x21\\x23-\\x7e]*"$' })),
-  location: header('Location', 'The canonical path of the created user: /users/{uid}.', true),
-  contentLocation: header('Content-Location', 'The canonical path of the user: /users/{uid}.', true),
+  location: header('Location', 'The canonical URL of the created user: /users/{uid}, absolute under PUBLIC_URL when the service has one.', true),
+  contentLocation: header('Content-Location', 'The canonical URL of the user: /users/{uid}, absolute under PUBLIC_URL when the service has one.', true),
   cacheControl: header('Cache-Control', '`no-cache` on representations (revalidate with If-None-Match), `no-store` on errors.', true),
-  link: header('Link', 'RFC 8288: `<…>; rel="next"` when more results follow.', false),
+  link: header('Link', 'RFC 8288: `<…>; rel="next"` when more results follow (root-relative, or absolute under PUBLIC_URL when the service has one).', false),
   totalCount: header(
     'Total-Count',
     'With `count=true`: how many users match, an RFC 8941 integer. Exact when the directory holds at most 10,000 users or an indexed condition (a word of `q`, a profile filter, a key, `active=false`, a time bound) names at most 10,000; otherwise estimated from a sample of 2,000 users and marked `; estimate` (`123000; estimate`).',
@@ -40,7 +40,7 @@ export const H = {
   wwwAuthenticate: header('WWW-Authenticate', 'RFC 6750 Bearer challenge, with `error` and `scope` when a token was sent.', true),
   acceptEncoding: header('Accept-Encoding', '`identity`: the service decodes no content coding (sent when Content-Encoding was the reason).', false),
   vary: header('Vary', '`Accept`: the answer depends on it (a JSON page or an event stream).', true),
-  acceptPatch: header('Accept-Patch', 'RFC 5789: the patch format PATCH takes, `application/merge-patch+json`.', true),
+  acceptPatch: header('Accept-Patch', 'RFC 5789: the media types PATCH takes, `application/merge-patch+json, application/json` (both an RFC 7396 merge patch).', true),
   idempotentReplayed: header('Idempotent-Replayed', '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.', false),
   rateLimitLimit: header('x-ratelimit-limit', "The client's request budget per window (when rate limits are on).", false, Type.String({ pattern: '^[0-9]+$' })),
   rateLimitRemaining: header('x-ratelimit-remaining', 'Requests left in the window (when rate limits are on).', false, Type.String({ pattern: '^[0-9]+$' })),
