@@ -7,13 +7,12 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { snapshotName } from '../backup/snapshot-name.js';
 import { fileBackup, storeBackupFor } from '../store/store-backup.js';
 import { UsageError } from './arguments.js';
 import type { Command } from './commands.js';
 import { EXISTING_STORE_SETTINGS } from './settings.js';
 
-/** A snapshot's name in a folder: its time, so names sort oldest first (the schedule keeps the newest). */
-export const snapshotName = (now = new Date()) => `users-${now.toISOString().replace(/[-:.]/g, '')}.db`;
 
 const isFolder = (path: string) => {
   try {
@@ -48,12 +47,14 @@ export const BACKUP_COMMANDS: Record<string, Command> = {
       '  --to PATH|FOLDER   the snapshot file to write (it must not exist), or a folder to write',
       '                     users-TIME.db in; the manifest is written beside it as PATH.manifest.json',
     ].join('\n'),
-    settings: EXISTING_STORE_SETTINGS,
+    // TEST_BACKUP_STEP_DELAY_MS is for crash tests; it is no documented setting (settings.ts).
+    settings: [...EXISTING_STORE_SETTINGS, 'TEST_BACKUP_STEP_DELAY_MS'],
     async run({ options, positionals }, config) {
       if (positionals.length > 0) throw new UsageError(`backup takes no argument (got ${JSON.stringify(positionals[0])}); name the snapshot with --to`);
       if (typeof options.to !== 'string') throw new UsageError('backup needs --to PATH (a new file) or --to FOLDER');
       const target = isFolder(options.to) ? join(options.to, snapshotName()) : options.to;
-      const backup = await storeBackupFor(config().store);
+      const { store, backupStepDelayMs } = config();
+      const backup = await storeBackupFor(store, backupStepDelayMs);
       const since = performance.now();
       const manifest = await backup.snapshot(target);
       const seconds = ((performance.now() - since) / 1000).toFixed(1);

@@ -69,9 +69,10 @@ export interface StoreBackup {
   /**
    * Writes a consistent snapshot of the live store to `target` (a file that must not
    * exist), while other processes keep reading and writing: made under a temporary
-   * name in the same folder, synced, then renamed, the manifest last.
+   * name in the same folder, synced, then renamed, the manifest last. Aborting `signal`
+   * stops it and removes what it wrote (the promise rejects).
    */
-  snapshot(target: string): Promise<SnapshotManifest>;
+  snapshot(target: string, signal?: AbortSignal): Promise<SnapshotManifest>;
   /** Restores `snapshot` into the file `target`, after checking it (BackupRefusedError). */
   restore(snapshot: string, target: string, options: RestoreOptions): Promise<RestoreReport>;
   /** Checks a snapshot (with its manifest) or a store file, reading only. */
@@ -81,12 +82,12 @@ export interface StoreBackup {
 export const POSTGRES_BACKUP_ADVICE =
   'PostgreSQL backs up with its own tools: pg_dump -Fc "$DATABASE_URL" -f users.dump (a consistent logical copy, restored with pg_restore), or pgBackRest / WAL archiving for point-in-time recovery (docs/deployment.md, "Backups on PostgreSQL")';
 
-/** The backup adapter of the configured store's kind; loads SQLite's only when chosen. */
-export async function storeBackupFor(config: StoreConfig): Promise<StoreBackup> {
+/** The backup adapter of the configured store's kind; loads SQLite's only when chosen. `stepDelayMs`: crash tests only. */
+export async function storeBackupFor(config: StoreConfig, stepDelayMs = 0): Promise<StoreBackup> {
   if (config.kind === 'postgres') throw new BackupUnsupportedError(POSTGRES_BACKUP_ADVICE);
   if (config.path === ':memory:') throw new BackupUnsupportedError('an in-memory SQLite store (sqlite::memory:) has nothing on disk to back up');
   const { sqliteBackup } = await import('./sqlite/sqlite-backup.js');
-  return sqliteBackup(config.path);
+  return sqliteBackup(config.path, stepDelayMs);
 }
 
 /** Restore and verify of snapshot and store files, which need no configured store (SQLite's are files). */

@@ -4,10 +4,14 @@ import { restoreSqliteSnapshot } from './sqlite-restore.js';
 import { startSnapshot } from './sqlite-snapshot.js';
 import { verifySqlite } from './sqlite-verify.js';
 
-/** `source`: the live store file that snapshots copy. */
-export function sqliteBackup(source: string): StoreBackup {
+/** `source`: the live store file that snapshots copy; `stepDelayMs` for crash tests only. */
+export function sqliteBackup(source: string, stepDelayMs = 0): StoreBackup {
   return {
-    snapshot: (target) => startSnapshot(source, target).result,
+    snapshot(target, signal) {
+      const run = startSnapshot(source, target, stepDelayMs);
+      signal?.addEventListener('abort', () => void run.cancel(), { once: true });
+      return run.result;
+    },
     restore: restoreSqliteSnapshot,
     verify: verifySqlite,
   };

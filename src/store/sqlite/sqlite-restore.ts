@@ -20,7 +20,7 @@ import { dirname } from 'node:path';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { BackupRefusedError, type RestoreOptions, type RestoreReport } from '../store-backup.js';
 import { IMPORT_ORIGIN } from '../../events/event-origin.js';
-import { checkAgainstManifest, fsyncPath, partialPath, readManifest } from './snapshot-files.js';
+import { checkAgainstManifest, fsyncPath, partialPath, readManifest } from '../snapshot-files.js';
 import Database from './sqlite-driver.js';
 import { migrateSqlite, SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 import { openSqliteUserStore } from './sqlite-user-store.js';

@@ -23,7 +23,7 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BackupRefusedError, type SnapshotManifest } from '../store-backup.js';
 import { SQLITE_DRIVER_PACKAGE } from './sqlite-driver.js';
-import { newManifest, partialPath, publishSnapshot, removeAbandonedPartials, sha256OfFile } from './snapshot-files.js';
+import { newManifest, partialPath, publishSnapshot, removeAbandonedPartials, sha256OfFile } from '../snapshot-files.js';
 
 /**
  * Pages copied per step (4 MiB at the default page size). No step holds the writer (see
@@ -36,6 +36,8 @@ interface WorkerData {
   source: string;
   partial: string;
   pagesPerStep: number;
+  /** Crash tests only: a pause after each step (TEST_BACKUP_STEP_DELAY_MS). */
+  stepDelayMs: number;
 }
 
 /** What the thread read in its transaction, or why it failed. */
@@ -47,7 +49,7 @@ type WorkerResult =
  * The thread's whole program, run with `eval` (as wal-checkpointer.ts does) so the
  * unbundled build and the bundle start the same code; it uses only its arguments.
  */
-async function snapshotProgram({ source, partial, pagesPerStep }: WorkerData, parentPort: MessagePort, Database: typeof BetterSqlite3): Promise<void> {
+async function snapshotProgram({ source, partial, pagesPerStep, stepDelayMs }: WorkerData, parentPort: MessagePort, Database: typeof BetterSqlite3): Promise<void> {
   let db: BetterSqlite3.Database | undefined;
   try {
     db = new Database(source, { fileMustExist: true });
@@ -59,7 +61,13 @@ async function snapshotProgram({ source, partial, pagesPerStep }: WorkerData, pa
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
     const users = tables.has('users') ? (db.prepare('SELECT count(*) FROM users').pluck().get() as number) : 0;
     const feedPosition = tables.has('sqlite_sequence') ? ((db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck().get() as number | undefined) ?? 0) : 0;
-    await db.backup(partial, { progress: () => pagesPerStep });
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    await db.backup(partial, {
+      progress: () => {
+        if (stepDelayMs > 0) Atomics.wait(pause, 0, 0, stepDelayMs);
+        return pagesPerStep;
+      },
+    });
     db.exec('COMMIT');
     db.close();
     db = undefined;
@@ -82,10 +90,10 @@ export interface SnapshotRun {
 }
 
 /** Starts a snapshot of the store file `source` into `target`, which must not exist. */
-export function startSnapshot(source: string, target: string): SnapshotRun {
+export function startSnapshot(source: string, target: string, stepDelayMs = 0): SnapshotRun {
   const partial = partialPath(target);
   const driver = createRequire(import.meta.url).resolve(SQLITE_DRIVER_PACKAGE);
-  const workerData: WorkerData = { driver, source, partial, pagesPerStep: PAGES_PER_STEP };
+  const workerData: WorkerData = { driver, source, partial, pagesPerStep: PAGES_PER_STEP, stepDelayMs };
   let worker: Worker | undefined;
   const copied = (): Promise<WorkerResult> => {
     const prelude = "const { parentPort, workerData } = require('node:worker_threads');";

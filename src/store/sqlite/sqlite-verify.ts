@@ -19,7 +19,7 @@ import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { emailKeysOf, keysOf } from '../../users/user.js';
 import { representationOf } from '../../users/user-representation.js';
 import { BackupRefusedError, type VerifyReport } from '../store-backup.js';
-import { checkAgainstManifest, manifestPath, readManifest } from './snapshot-files.js';
+import { checkAgainstManifest, manifestPath, readManifest } from '../snapshot-files.js';
 import Database from './sqlite-driver.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 import { RESTORE_GAP_PREFIX } from './restore-gap.js';

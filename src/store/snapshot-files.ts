@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { basename, dirname, join } from 'node:path';
-import { BackupRefusedError, type SnapshotManifest } from '../store-backup.js';
+import { BackupRefusedError, type SnapshotManifest } from './store-backup.js';
 
 export const MANIFEST_SUFFIX = '.manifest.json';
 const MANIFEST_FORMAT = 'user-service-snapshot/1';
