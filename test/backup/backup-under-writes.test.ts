@@ -1,0 +1,126 @@
+/**
+ * `user-service backup` of a SQLite store that a running service keeps writing, then
+ * `restore` and a service on the restored file: the snapshot holds every write
+ * acknowledged before the backup started and nothing after its feed position; its
+ * export equals the live feed's state at that position; every user it holds is served
+ * byte for byte as the live service served it (ETag included); the feed continues from
+ * the snapshot's position, and a consumer that read past it is answered 410.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startChildServer, type StartedChildServer } from '../helpers/child-server.js';
+import { send } from '../helpers/http-client.js';
+import { runCli } from '../cli/run-cli.js';
+import { exportedUsers, readManifestOf, readWholeFeed, seedStore, usersAt, type FeedEvent } from './backup-fixtures.js';
+import { RESTORE_POSITION_GAP } from '../../src/store/sqlite/sqlite-restore.js';
+
+describe('a backup taken while a service writes', () => {
+  let dir: string;
+  let live: StartedChildServer;
+  let restored: StartedChildServer | undefined;
+  const snapshot = () => join(dir, 'snap.db');
+  const restoredPath = () => join(dir, 'restored.db');
+  /** Each user's version as acknowledged when the backup started. */
+  let ackedBefore: Map<string, number>;
+  let feed: FeedEvent[];
+  let position: number;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'backup-writes-'));
+    const livePath = join(dir, 'live.db');
+    await seedStore(dir, livePath, 3000);
+    live = await startChildServer({ env: { DATABASE_URL: `sqlite:${livePath}` } });
+
+    // Writers: creates, replaces and deletes, each acknowledged write noted with its version.
+    const acked = new Map<string, number>();
+    let stop = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const created = await send(live.baseUrl, 'POST', '/users', { json: { username: `w${w}-${i}`, email_address: `w${w}-${i}@example.com` } });
+        assert.equal(created.status, 201, created.text);
+        const uid = created.body.uid as string;
+        acked.set(uid, 1);
+        if (i % 3 === 1) {
+          const replaced = await send(live.baseUrl, 'PUT', `/users/${uid}`, { json: { username: `w${w}-${i}`, email_address: `w${w}-${i}@example.com`, display_name: `v2 ${i}` } });
+          assert.equal(replaced.status, 200, replaced.text);
+          acked.set(uid, 2);
+        }
+        if (i % 5 === 4) {
+          const deleted = await send(live.baseUrl, 'DELETE', `/users/${uid}`);
+          assert.equal(deleted.status, 204);
+          acked.delete(uid);
+        }
+      }
+    };
+    const writers = [0, 1, 2].map(writer);
+    while (acked.size < 30) await new Promise((resolve) => setTimeout(resolve, 10));
+    ackedBefore = new Map(acked);
+    // Each step of the copy pauses, so the writers go on during it.
+    const backup = await runCli(['backup', '--to', snapshot(), '--database-url', `sqlite:${livePath}`], { TEST_BACKUP_STEP_DELAY_MS: '100' });
+    assert.equal(backup.code, 0, backup.stderr);
+    // Writes after the backup too: the live feed goes past the snapshot's position.
+    const afterBackup = acked.size;
+    while (acked.size < afterBackup + 30) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop = true;
+    await Promise.all(writers);
+    position = readManifestOf(snapshot()).feed_position;
+    feed = await readWholeFeed(live.baseUrl);
+    assert.ok(Number(feed[feed.length - 1]!.id) > position, 'the live feed went on past the snapshot');
+  });
+
+  after(async () => {
+    await live?.dispose();
+    await restored?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('verifies, and restores what the live feed held at its position: every write acknowledged before it, none after', async () => {
+    const verified = await runCli(['verify', snapshot()]);
+    assert.equal(verified.code, 0, verified.stderr);
+    const restore = await runCli(['restore', snapshot(), '--to', restoredPath()]);
+    assert.equal(restore.code, 0, restore.stderr);
+    assert.match(restore.stdout, new RegExp(`restored \\d+ users to .* at change-feed position ${position} `));
+    const users = await exportedUsers(restoredPath());
+    assert.deepEqual(users, usersAt(feed, position), 'the export equals the live store as of the snapshot position');
+    for (const [uid, version] of ackedBefore) {
+      assert.ok(((users.get(uid)?.version as number | undefined) ?? 0) >= version || feed.some((e) => e.subject === uid && e.type === 'user.deleted' && Number(e.id) <= position), `${uid} acknowledged before the backup is in it`);
+    }
+  });
+
+  it('serves every unchanged user byte for byte, ETag included, and continues the feed from the snapshot position', async () => {
+    const server: StartedChildServer = await startChildServer({ env: { DATABASE_URL: `sqlite:${restoredPath()}` } });
+    restored = server;
+    const lastPosition = new Map(feed.map((event) => [event.subject, Number(event.id)]));
+    const users = usersAt(feed, position);
+    let compared = 0;
+    for (const uid of users.keys()) {
+      if ((lastPosition.get(uid) ?? 0) > position) continue; // changed or deleted on the live store since
+      const [a, b] = await Promise.all([send(live.baseUrl, 'GET', `/users/${uid}`), send(server.baseUrl, 'GET', `/users/${uid}`)]);
+      assert.equal(b.status, 200);
+      assert.equal(b.text, a.text, uid);
+      assert.equal(b.headers.etag, a.headers.etag, uid);
+      compared++;
+    }
+    assert.ok(compared >= 3000, `${compared} users compared`);
+
+    // A consumer at the snapshot's position continues; one that read further on the lost store resyncs.
+    const atSnapshot = await send(server.baseUrl, 'GET', `/events?after=${position}`);
+    assert.equal(atSnapshot.status, 200);
+    assert.deepEqual(atSnapshot.body, []);
+    const further = await send(server.baseUrl, 'GET', `/events?after=${position + 1}`);
+    assert.equal(further.status, 410);
+    assert.match(further.body.detail, /restored from a snapshot/);
+    const created = await send(server.baseUrl, 'POST', '/users', { json: { username: 'after-restore', email_address: 'after-restore@example.com' } });
+    assert.equal(created.status, 201);
+    const next = await send(server.baseUrl, 'GET', `/events?after=${position}`);
+    assert.deepEqual(next.body.map((e: FeedEvent) => [Number(e.id), e.subject]), [[position + RESTORE_POSITION_GAP + 1, created.body.uid]]);
+    // Never a position the lost store gave: the one it gave after the snapshot is still refused.
+    const lastLive = Number(feed[feed.length - 1]!.id);
+    assert.equal((await send(server.baseUrl, 'GET', `/events?after=${lastLive}`)).status, 410);
+    const stream = await send(server.baseUrl, 'GET', '/events', { headers: { accept: 'text/event-stream', 'last-event-id': String(position + 1) } });
+    assert.equal(stream.status, 410, 'a stream resuming past the snapshot is refused too');
+  });
+});
