@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { snapshotName } from '../backup/snapshot-name.js';
-import { fileBackup, storeBackupFor } from '../store/store-backup.js';
+import { fileBackup, markFeedRestored, storeBackupFor } from '../store/store-backup.js';
 import { UsageError } from './arguments.js';
 import type { Command } from './commands.js';
 import { EXISTING_STORE_SETTINGS } from './settings.js';
@@ -86,6 +86,18 @@ export const BACKUP_COMMANDS: Record<string, Command> = {
       process.stdout.write(
         `restored ${plural(report.users, 'user')} to ${options.to} at change-feed position ${report.feedPosition} (${migrated}${erased}); new events follow position ${report.nextPosition}, and a consumer that read past ${report.feedPosition} is answered 410 and resyncs\n`,
       );
+      return 0;
+    },
+  },
+  'mark-restored': {
+    summary: 'after pg_restore or a point-in-time recovery (or a SQLite file copied back): mark the change feed restored, before serving it',
+    usage: 'user-service mark-restored [options]',
+    options: {},
+    settings: EXISTING_STORE_SETTINGS,
+    async run({ positionals }, config) {
+      if (positionals.length > 0) throw new UsageError('mark-restored takes no argument');
+      const { restored, next } = await markFeedRestored(config().store);
+      process.stdout.write(`the change feed continues after position ${restored}; new events follow position ${next}, and a consumer that read past ${restored} is answered 410 and resyncs\n`);
       return 0;
     },
   },

@@ -95,3 +95,22 @@ export async function fileBackup(): Promise<Pick<StoreBackup, 'restore' | 'verif
   const { restoreSqliteSnapshot, verifySqlite } = await import('./sqlite/sqlite-backup.js');
   return { restore: restoreSqliteSnapshot, verify: verifySqlite };
 }
+
+/**
+ * Marks the configured store as restored by other means than `restore` (pg_restore, a
+ * point-in-time recovery, a SQLite file copied back): see restore-gap.ts. Returns the
+ * restored position and the one the next event follows.
+ */
+export async function markFeedRestored(config: StoreConfig): Promise<{ restored: number; next: number }> {
+  if (config.kind === 'postgres') {
+    const { markPostgresRestore } = await import('./postgres/postgres-restore-mark.js');
+    return markPostgresRestore(config.url);
+  }
+  const [{ openSqliteDatabase }, { markSqliteRestore }] = await Promise.all([import('./sqlite/sqlite-connection.js'), import('./sqlite/sqlite-restore.js')]);
+  const db = openSqliteDatabase(config.path, { mustExist: true });
+  try {
+    return markSqliteRestore(db);
+  } finally {
+    db.close();
+  }
+}

@@ -14,8 +14,8 @@ import { after, before, describe, it } from 'node:test';
 import { startChildServer, type StartedChildServer } from '../helpers/child-server.js';
 import { send } from '../helpers/http-client.js';
 import { runCli } from '../cli/run-cli.js';
-import { exportedUsers, readManifestOf, readWholeFeed, seedStore, usersAt, type FeedEvent } from './backup-fixtures.js';
-import { RESTORE_POSITION_GAP } from '../../src/store/sqlite/sqlite-restore.js';
+import { exportedUsers, readManifestOf, readWholeFeed, seedStore, startWriters, usersAt, type FeedEvent } from './backup-fixtures.js';
+import { RESTORE_POSITION_GAP } from '../../src/store/restore-gap.js';
 
 describe('a backup taken while a service writes', () => {
   let dir: string;
@@ -34,38 +34,15 @@ describe('a backup taken while a service writes', () => {
     await seedStore(dir, livePath, 3000);
     live = await startChildServer({ env: { DATABASE_URL: `sqlite:${livePath}` } });
 
-    // Writers: creates, replaces and deletes, each acknowledged write noted with its version.
-    const acked = new Map<string, number>();
-    let stop = false;
-    const writer = async (w: number) => {
-      for (let i = 0; !stop; i++) {
-        const created = await send(live.baseUrl, 'POST', '/users', { json: { username: `w${w}-${i}`, email_address: `w${w}-${i}@example.com` } });
-        assert.equal(created.status, 201, created.text);
-        const uid = created.body.uid as string;
-        acked.set(uid, 1);
-        if (i % 3 === 1) {
-          const replaced = await send(live.baseUrl, 'PUT', `/users/${uid}`, { json: { username: `w${w}-${i}`, email_address: `w${w}-${i}@example.com`, display_name: `v2 ${i}` } });
-          assert.equal(replaced.status, 200, replaced.text);
-          acked.set(uid, 2);
-        }
-        if (i % 5 === 4) {
-          const deleted = await send(live.baseUrl, 'DELETE', `/users/${uid}`);
-          assert.equal(deleted.status, 204);
-          acked.delete(uid);
-        }
-      }
-    };
-    const writers = [0, 1, 2].map(writer);
-    while (acked.size < 30) await new Promise((resolve) => setTimeout(resolve, 10));
-    ackedBefore = new Map(acked);
+    const writers = startWriters(live.baseUrl);
+    await writers.more(30);
+    ackedBefore = new Map(writers.acked);
     // Each step of the copy pauses, so the writers go on during it.
     const backup = await runCli(['backup', '--to', snapshot(), '--database-url', `sqlite:${livePath}`], { TEST_BACKUP_STEP_DELAY_MS: '100' });
     assert.equal(backup.code, 0, backup.stderr);
     // Writes after the backup too: the live feed goes past the snapshot's position.
-    const afterBackup = acked.size;
-    while (acked.size < afterBackup + 30) await new Promise((resolve) => setTimeout(resolve, 10));
-    stop = true;
-    await Promise.all(writers);
+    await writers.more(30);
+    await writers.stop();
     position = readManifestOf(snapshot()).feed_position;
     feed = await readWholeFeed(live.baseUrl);
     assert.ok(Number(feed[feed.length - 1]!.id) > position, 'the live feed went on past the snapshot');

@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { EventLog, EventPage, EventType, RestoreGap, RetentionRule, StoredEvent } from '../../events/event-log.js';
-import { RESTORE_GAP_PREFIX } from './restore-gap.js';
+import { RESTORE_GAP_PREFIX, restoreGapOf } from '../restore-gap.js';
 import { originFromColumns, type EventOrigin } from '../../events/event-origin.js';
 
 /** How often another process's commits are looked for while someone watches. */
@@ -67,9 +67,7 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
   const deleteUpTo = db.prepare('DELETE FROM events WHERE position <= ?');
   const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
   // Made by a restore, which runs with no service on the file: read once (sqlite-restore.ts).
-  const restoreGaps: RestoreGap[] = (db.prepare(`SELECT name, position FROM feed_state WHERE name LIKE '${RESTORE_GAP_PREFIX}%'`).all() as { name: string; position: number }[]).map(
-    (row) => ({ after: Number(row.name.slice(RESTORE_GAP_PREFIX.length)), through: row.position }),
-  );
+  const restoreGaps: RestoreGap[] = (db.prepare(`SELECT name, position FROM feed_state WHERE name LIKE '${RESTORE_GAP_PREFIX}%'`).all() as { name: string; position: number }[]).map(restoreGapOf);
 
   const latestNow = () => (latest.get() as { latest: number }).latest;
   const watchers = new Set<(latest: number) => void>();

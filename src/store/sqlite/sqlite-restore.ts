@@ -6,13 +6,8 @@
  * the target. A target that holds users is replaced only when asked (`force`). The
  * service must not be running on the target meanwhile (docs/deployment.md, "Restore").
  *
- * The feed after a restore. Consumers that read at or below the snapshot's position S
- * continue: the next events they get are the restored store's own. But the lost store
- * may have given positions above S to a consumer, for events the snapshot lacks; the
- * restored store must never give those positions again for other events. So its next
- * positions start RESTORE_POSITION_GAP above S, and the mark `restore-gap:S` (feed_state)
- * makes GET /events answer 410 for a position between (event-routes.ts): such a consumer
- * resyncs, as for a position retention deleted.
+ * The feed after a restore: consumers that read at or below the snapshot's position
+ * continue; one that read further on the lost store is answered 410 (restore-gap.ts).
  */
 import { existsSync } from 'node:fs';
 import { copyFile, rename, rm } from 'node:fs/promises';
@@ -24,14 +19,7 @@ import { checkAgainstManifest, fsyncPath, partialPath, readManifest } from '../s
 import Database from './sqlite-driver.js';
 import { migrateSqlite, SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 import { openSqliteUserStore } from './sqlite-user-store.js';
-import { RESTORE_GAP_PREFIX } from './restore-gap.js';
-
-/**
- * How far above the snapshot's position a restored feed starts: more positions than a
- * store gives in years (30 years at 1,000 writes a second), so none the lost store gave
- * is given again; a position stays below 10^15 for a thousand restores.
- */
-export const RESTORE_POSITION_GAP = 1_000_000_000_000;
+import { RESTORE_GAP_PREFIX, RESTORE_POSITION_GAP } from '../restore-gap.js';
 
 /** Refuses a file SQLite cannot read whole: PRAGMA integrity_check, or a file that is no database at all. */
 export function checkIntegrity(path: string): void {
@@ -60,15 +48,16 @@ function usersIn(path: string): number {
   }
 }
 
-/** Marks the restore in the feed (see above); returns the position the next event follows. */
-function markRestore(db: SqliteDatabase, snapshotPosition: number): number {
-  const next = snapshotPosition + RESTORE_POSITION_GAP;
-  db.transaction(() => {
+/** Marks a restore in the feed (restore-gap.ts) at the file's latest position; returns the position the next event follows. */
+export function markSqliteRestore(db: SqliteDatabase): { restored: number; next: number } {
+  return db.transaction(() => {
+    const restored = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck().get() as number | undefined) ?? 0;
+    const next = restored + RESTORE_POSITION_GAP;
     db.prepare("DELETE FROM sqlite_sequence WHERE name = 'events'").run();
     db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('events', ?)").run(next);
-    db.prepare('INSERT OR REPLACE INTO feed_state (name, position) VALUES (?, ?)').run(`${RESTORE_GAP_PREFIX}${snapshotPosition}`, next);
-  })();
-  return next;
+    db.prepare('INSERT OR REPLACE INTO feed_state (name, position) VALUES (?, ?)').run(`${RESTORE_GAP_PREFIX}${restored}`, next);
+    return { restored, next };
+  }).immediate();
 }
 
 export async function restoreSqliteSnapshot(snapshot: string, target: string, options: RestoreOptions): Promise<RestoreReport> {
@@ -88,7 +77,7 @@ export async function restoreSqliteSnapshot(snapshot: string, target: string, op
     try {
       fromSchema = db.pragma('user_version', { simple: true }) as number;
       migrateSqlite(db);
-      nextPosition = markRestore(db, manifest.feed_position);
+      nextPosition = markSqliteRestore(db).next;
     } finally {
       db.close();
     }

@@ -22,7 +22,7 @@ import { BackupRefusedError, type VerifyReport } from '../store-backup.js';
 import { checkAgainstManifest, manifestPath, readManifest } from '../snapshot-files.js';
 import Database from './sqlite-driver.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
-import { RESTORE_GAP_PREFIX } from './restore-gap.js';
+import { RESTORE_GAP_PREFIX, restoreGapOf } from '../restore-gap.js';
 import { checkIntegrity } from './sqlite-restore.js';
 import { USER_COLUMNS, userRowToUser, type UserRow } from './sqlite-rows.js';
 
@@ -88,13 +88,9 @@ function checkUsers(db: SqliteDatabase, users: number, sample: number, problems:
 
 /** Every position from the retention horizon to the latest holds an event, but for a restore's marked gaps. */
 function checkFeed(db: SqliteDatabase, latest: number, problems: Problems): void {
-  const gaps = new Map(
-    (db.prepare(`SELECT name, position FROM feed_state WHERE name LIKE '${RESTORE_GAP_PREFIX}%'`).all() as { name: string; position: number }[]).map((row) => [
-      Number(row.name.slice(RESTORE_GAP_PREFIX.length)),
-      row.position,
-    ]),
-  );
-  const next = (position: number) => (gaps.has(position) ? (gaps.get(position) as number) + 1 : position + 1);
+  const rows = db.prepare(`SELECT name, position FROM feed_state WHERE name LIKE '${RESTORE_GAP_PREFIX}%'`).all() as { name: string; position: number }[];
+  const gaps = new Map(rows.map(restoreGapOf).map((gap) => [gap.after, gap.through]));
+  const next = (position: number) => (gaps.get(position) ?? position) + 1;
   let expected = next(one(db, "SELECT position FROM feed_state WHERE name = 'pruned'") ?? 0);
   for (const position of db.prepare('SELECT position FROM events ORDER BY position').pluck().iterate() as Iterable<number>) {
     if (position !== expected) problems.add('the change feed has a gap', `position ${expected} is missing (the next event is at ${position})`);
