@@ -1,0 +1,92 @@
+/**
+ * What a snapshot costs (docs/performance.md, "Backups"; the targets of docs/deployment.md):
+ *
+ * 1. A SQLite store of BENCH_BACKUP_USERS users, loaded with `user-service import`.
+ * 2. The service on it, taking creates at BENCH_BACKUP_RATE per second (an open-loop load,
+ *    paced-load.ts) for BENCH_BACKUP_WINDOW_S: first with nothing else running, then while
+ *    `user-service backup` runs again and again: the creates' p50 and p99 in both windows.
+ * 3. The snapshot's duration against a copy of the same file (copyFile, then fsync) on the
+ *    same disk, with the service idle; then `restore` and `verify` of that snapshot.
+ *
+ *   npm run bench:backup   (BENCH_BACKUP_USERS, default 100000; BENCH_BACKUP_RATE, default 200;
+ *                           BENCH_BACKUP_WINDOW_S, default 20)
+ */
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fsyncPath } from '../src/store/snapshot-files.js';
+import { pacedLoad, type PacedResult } from './paced-load.js';
+import { freePort, killAll, runNode, startServer } from './processes.js';
+
+const USERS = Number(process.env.BENCH_BACKUP_USERS ?? 100_000);
+const RATE = Number(process.env.BENCH_BACKUP_RATE ?? 200);
+const WINDOW_S = Number(process.env.BENCH_BACKUP_WINDOW_S ?? 20);
+const ROOT = process.cwd();
+const CLI = join(ROOT, 'dist/src/cli/main.js');
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-backup-'));
+const live = join(dir, 'live.db');
+const env = { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${live}`, LOG_LEVEL: 'warn' };
+
+/** Runs a CLI command to its end; throws on a non-zero exit. Returns its seconds. */
+async function cli(args: string[], log: string): Promise<number> {
+  const run = await runNode([CLI, ...args], env, dir, join(dir, log));
+  if (run.code !== 0) throw new Error(`user-service ${args[0]} exited ${run.code}: see ${join(dir, log)}`);
+  return run.seconds;
+}
+
+const seconds = (since: number) => (performance.now() - since) / 1000;
+const ms = (result: PacedResult) => `p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms (${result.ok} created, ${result.failed} failed)`;
+
+try {
+  const seed = join(dir, 'seed.jsonl');
+  writeFileSync(
+    seed,
+    Array.from({ length: USERS }, (_, i) => `${JSON.stringify({ username: `user${i}`, email_address: `user${i}@example.com`, display_name: `User ${i}`, legacy_ids: [`crm:${i}`], attributes: { team: `t${i % 50}` } })}\n`).join(''),
+  );
+  const imported = await cli(['import', seed], 'import.log');
+  console.log(`seeded ${USERS.toLocaleString('en')} users with user-service import in ${imported.toFixed(1)} s`);
+
+  const server = await startServer(
+    { name: 'service', args: [join(ROOT, 'dist/bundle/server.mjs')], env: { ...env, HOST: '127.0.0.1', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' }, cwd: dir, logPath: join(dir, 'service.log'), readyPath: '/readyz' },
+    await freePort(),
+  );
+  let n = 0;
+  const creates = () =>
+    pacedLoad({
+      baseUrl: server.baseUrl,
+      headers: {},
+      rate: RATE,
+      durationS: WINDOW_S,
+      connections: 16,
+      request: () => {
+        const i = n++;
+        return { method: 'POST', path: '/users', body: JSON.stringify({ username: `bench${i}`, email_address: `bench${i}@example.com` }) };
+      },
+    });
+  const quiet = await creates();
+  console.log(`creates at ${RATE}/s, no backup: ${ms(quiet)}`);
+  let loading = true;
+  const during = creates().finally(() => (loading = false));
+  const runs: number[] = [];
+  for (let i = 0; loading; i++) runs.push(await cli(['backup', '--to', join(dir, `during-${i}.db`)], 'backup-during.log'));
+  console.log(`creates at ${RATE}/s, during ${runs.length} backups back to back: ${ms(await during)}`);
+  await server.stop();
+
+  const size = statSync(live).size;
+  let since = performance.now();
+  copyFileSync(live, join(dir, 'copy.db'));
+  fsyncPath(join(dir, 'copy.db'));
+  const copy = seconds(since);
+  since = performance.now();
+  const snapshot = join(dir, 'idle.db');
+  await cli(['backup', '--to', snapshot], 'backup.log');
+  const backup = seconds(since);
+  console.log(`store file ${(size / 2 ** 20).toFixed(0)} MiB: file copy + fsync ${copy.toFixed(2)} s; user-service backup ${backup.toFixed(2)} s (${(backup / copy).toFixed(2)}x the copy, process start included)`);
+  const restore = await cli(['restore', snapshot, '--to', join(dir, 'restored.db')], 'restore.log');
+  const verify = await cli(['verify', snapshot], 'verify.log');
+  console.log(`user-service restore ${restore.toFixed(1)} s; user-service verify ${verify.toFixed(1)} s`);
+} finally {
+  killAll();
+  rmSync(dir, { recursive: true, force: true });
+}
