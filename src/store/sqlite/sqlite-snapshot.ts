@@ -13,17 +13,18 @@
  * grows by what is written during the copy and shrinks after (docs/deployment.md).
  *
  * The copy is made under a temporary name in the target's folder, turned into a
- * self-contained file (rollback-journal mode, no -wal beside it), synced, hashed,
- * and renamed; the manifest is written last (snapshot-files.ts).
+ * self-contained file (rollback-journal mode, no -wal beside it), synced and hashed
+ * (on the thread too), and renamed; the manifest is written last (snapshot-files.ts).
  */
-import { open, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BackupRefusedError, type SnapshotManifest } from '../store-backup.js';
 import { SQLITE_DRIVER_PACKAGE } from './sqlite-driver.js';
-import { newManifest, partialPath, publishSnapshot, removeAbandonedPartials, sha256OfFile } from '../snapshot-files.js';
+import { newManifest, partialPath, publishSnapshot, removeAbandonedPartials } from '../snapshot-files.js';
 
 /**
  * Pages copied per step (4 MiB at the default page size). No step holds the writer (see
@@ -42,14 +43,20 @@ interface WorkerData {
 
 /** What the thread read in its transaction, or why it failed. */
 type WorkerResult =
-  | { ok: true; schemaVersion: number; users: number; feedPosition: number; startedAt: string }
+  | { ok: true; schemaVersion: number; users: number; feedPosition: number; startedAt: string; bytes: number; sha256: string }
   | { ok: false; message: string; code?: string };
 
 /**
  * The thread's whole program, run with `eval` (as wal-checkpointer.ts does) so the
  * unbundled build and the bundle start the same code; it uses only its arguments.
  */
-async function snapshotProgram({ source, partial, pagesPerStep, stepDelayMs }: WorkerData, parentPort: MessagePort, Database: typeof BetterSqlite3): Promise<void> {
+async function snapshotProgram(
+  { source, partial, pagesPerStep, stepDelayMs }: WorkerData,
+  parentPort: MessagePort,
+  Database: typeof BetterSqlite3,
+  fs: typeof import('node:fs'),
+  crypto: typeof import('node:crypto'),
+): Promise<void> {
   let db: BetterSqlite3.Database | undefined;
   try {
     db = new Database(source, { fileMustExist: true });
@@ -75,7 +82,18 @@ async function snapshotProgram({ source, partial, pagesPerStep, stepDelayMs }: W
     const copy = new Database(partial, { fileMustExist: true });
     copy.pragma('journal_mode = DELETE');
     copy.close();
-    parentPort.postMessage({ ok: true, schemaVersion, users, feedPosition, startedAt });
+    // Synced and hashed here too: a large file's hash is CPU the event loop need not spend.
+    const fd = fs.openSync(partial, 'r');
+    const hash = crypto.createHash('sha256');
+    let bytes = 0;
+    try {
+      fs.fsyncSync(fd);
+      const buffer = Buffer.allocUnsafe(1 << 20);
+      for (let read; (read = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; bytes += read) hash.update(buffer.subarray(0, read));
+    } finally {
+      fs.closeSync(fd);
+    }
+    parentPort.postMessage({ ok: true, schemaVersion, users, feedPosition, startedAt, bytes, sha256: hash.digest('hex') });
   } catch (error) {
     db?.close();
     const e = error as { message?: string; code?: string };
@@ -97,7 +115,8 @@ export function startSnapshot(source: string, target: string, stepDelayMs = 0): 
   let worker: Worker | undefined;
   const copied = (): Promise<WorkerResult> => {
     const prelude = "const { parentPort, workerData } = require('node:worker_threads');";
-    worker = new Worker(`${prelude} (${snapshotProgram.toString()})(workerData, parentPort, require(workerData.driver));`, { eval: true, workerData });
+    const args = "workerData, parentPort, require(workerData.driver), require('node:fs'), require('node:crypto')";
+    worker = new Worker(`${prelude} (${snapshotProgram.toString()})(${args});`, { eval: true, workerData });
     return new Promise((resolve, reject) => {
       worker!.once('message', resolve);
       worker!.once('error', reject);
@@ -105,6 +124,7 @@ export function startSnapshot(source: string, target: string, stepDelayMs = 0): 
     });
   };
   const result = (async () => {
+    if (!existsSync(dirname(target))) throw new BackupRefusedError(`the folder of ${target} does not exist`);
     removeAbandonedPartials(dirname(target));
     try {
       await stat(target);
@@ -115,16 +135,15 @@ export function startSnapshot(source: string, target: string, stepDelayMs = 0): 
     try {
       const copy = await copied();
       if (!copy.ok) throw Object.assign(new Error(`the snapshot failed: ${copy.message}`), copy.code ? { code: copy.code } : {});
-      const file = await open(partial, 'r+');
-      await file.sync().finally(() => file.close());
-      const { size } = await stat(partial);
+      // It holds what the store holds: no more readable than the store's own file.
+      await chmod(partial, (await stat(source)).mode & 0o777);
       const manifest = newManifest({
         file: basename(target),
         schema_version: copy.schemaVersion,
         users: copy.users,
         feed_position: copy.feedPosition,
-        bytes: size,
-        sha256: await sha256OfFile(partial),
+        bytes: copy.bytes,
+        sha256: copy.sha256,
         started_at: copy.startedAt,
         finished_at: new Date().toISOString(),
       });
