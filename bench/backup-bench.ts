@@ -3,15 +3,16 @@
  *
  * 1. A SQLite store of BENCH_BACKUP_USERS users, loaded with `user-service import`.
  * 2. The service on it, taking creates at BENCH_BACKUP_RATE per second (an open-loop load,
- *    paced-load.ts) for BENCH_BACKUP_WINDOW_S: first with nothing else running, then while
- *    `user-service backup` runs again and again: the creates' p50 and p99 in both windows.
+ *    paced-load.ts) in windows of BENCH_BACKUP_WINDOW_S, BENCH_BACKUP_ROUNDS times each way,
+ *    alternating: with nothing else running, and while `user-service backup` runs again and
+ *    again: the creates' p50 and p99 in each window, and the medians of the p99s.
  * 3. The snapshot's duration against a copy of the same file (copyFile, then fsync) on the
  *    same disk, with the service idle; then `restore` and `verify` of that snapshot.
  *
  *   npm run bench:backup   (BENCH_BACKUP_USERS, default 100000; BENCH_BACKUP_RATE, default 200;
- *                           BENCH_BACKUP_WINDOW_S, default 20)
+ *                           BENCH_BACKUP_WINDOW_S, default 20; BENCH_BACKUP_ROUNDS, default 3)
  */
-import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fsyncPath } from '../src/store/snapshot-files.js';
@@ -21,6 +22,7 @@ import { freePort, killAll, runNode, startServer } from './processes.js';
 const USERS = Number(process.env.BENCH_BACKUP_USERS ?? 100_000);
 const RATE = Number(process.env.BENCH_BACKUP_RATE ?? 200);
 const WINDOW_S = Number(process.env.BENCH_BACKUP_WINDOW_S ?? 20);
+const ROUNDS = Number(process.env.BENCH_BACKUP_ROUNDS ?? 3);
 const ROOT = process.cwd();
 const CLI = join(ROOT, 'dist/src/cli/main.js');
 
@@ -64,13 +66,25 @@ try {
         return { method: 'POST', path: '/users', body: JSON.stringify({ username: `bench${i}`, email_address: `bench${i}@example.com` }) };
       },
     });
-  const quiet = await creates();
-  console.log(`creates at ${RATE}/s, no backup: ${ms(quiet)}`);
-  let loading = true;
-  const during = creates().finally(() => (loading = false));
-  const runs: number[] = [];
-  for (let i = 0; loading; i++) runs.push(await cli(['backup', '--to', join(dir, `during-${i}.db`)], 'backup-during.log'));
-  console.log(`creates at ${RATE}/s, during ${runs.length} backups back to back: ${ms(await during)}`);
+  // Windows alternate, so a machine that gets busier or quieter meanwhile disturbs both sides alike.
+  const p99 = { quiet: [] as number[], during: [] as number[] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    const quiet = await creates();
+    p99.quiet.push(quiet.p99);
+    console.log(`round ${round}: creates at ${RATE}/s, no backup: ${ms(quiet)}`);
+    let loading = true;
+    const during = creates().finally(() => (loading = false));
+    let runs = 0;
+    for (; loading; runs++) await cli(['backup', '--to', join(dir, `during-${round}-${runs}.db`)], 'backup-during.log');
+    const result = await during;
+    p99.during.push(result.p99);
+    console.log(`round ${round}: creates at ${RATE}/s, during ${runs} backups back to back: ${ms(result)}`);
+    for (let i = 0; i < runs; i++) {
+      for (const suffix of ['', '.manifest.json']) rmSync(join(dir, `during-${round}-${i}.db${suffix}`), { force: true });
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(`creates' p99, median of ${ROUNDS} rounds: ${median(p99.quiet).toFixed(1)} ms without a backup, ${median(p99.during).toFixed(1)} ms during backups (+${(median(p99.during) - median(p99.quiet)).toFixed(1)} ms)`);
   await server.stop();
 
   const size = statSync(live).size;
@@ -82,7 +96,12 @@ try {
   const snapshot = join(dir, 'idle.db');
   await cli(['backup', '--to', snapshot], 'backup.log');
   const backup = seconds(since);
-  console.log(`store file ${(size / 2 ** 20).toFixed(0)} MiB: file copy + fsync ${copy.toFixed(2)} s; user-service backup ${backup.toFixed(2)} s (${(backup / copy).toFixed(2)}x the copy, process start included)`);
+  const manifest = JSON.parse(readFileSync(`${snapshot}.manifest.json`, 'utf8')) as { started_at: string; finished_at: string };
+  const copying = (Date.parse(manifest.finished_at) - Date.parse(manifest.started_at)) / 1000;
+  console.log(
+    `store file ${(size / 2 ** 20).toFixed(0)} MiB: file copy + fsync ${copy.toFixed(2)} s; user-service backup ${backup.toFixed(2)} s as a process (${(backup / copy).toFixed(2)}x the copy), ` +
+      `of which ${copying.toFixed(2)} s from its read to its manifest (copy, sync, SHA-256: ${(copying / copy).toFixed(2)}x)`,
+  );
   const restore = await cli(['restore', snapshot, '--to', join(dir, 'restored.db')], 'restore.log');
   const verify = await cli(['verify', snapshot], 'verify.log');
   console.log(`user-service restore ${restore.toFixed(1)} s; user-service verify ${verify.toFixed(1)} s`);

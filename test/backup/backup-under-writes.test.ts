@@ -1,6 +1,6 @@
 /**
  * `user-service backup` of a SQLite store that a running service keeps writing, then
- * `restore` and a service on the restored file: the snapshot holds every write
+ * `restore` and a service on the restored file (and `verify` of the live store meanwhile): the snapshot holds every write
  * acknowledged before the backup started and nothing after its feed position; its
  * export equals the live feed's state at that position; every user it holds is served
  * byte for byte as the live service served it (ETag included); the feed continues from
@@ -40,6 +40,10 @@ describe('a backup taken while a service writes', () => {
     // Each step of the copy pauses, so the writers go on during it.
     const backup = await runCli(['backup', '--to', snapshot(), '--database-url', `sqlite:${livePath}`], { TEST_BACKUP_STEP_DELAY_MS: '100' });
     assert.equal(backup.code, 0, backup.stderr);
+    // A live store is verified while the writers go on: one read transaction, one moment.
+    const verified = await runCli(['verify', '--database-url', `sqlite:${livePath}`]);
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.match(verified.stdout, /: ok: \d+ users/);
     // Writes after the backup too: the live feed goes past the snapshot's position.
     await writers.more(30);
     await writers.stop();
