@@ -65,7 +65,13 @@ describe('a backup taken while a service writes', () => {
     assert.equal(restore.code, 0, restore.stderr);
     assert.match(restore.stdout, new RegExp(`restored \\d+ users to .* at change-feed position ${position} `));
     const users = await exportedUsers(restoredPath());
-    assert.deepEqual(users, usersAt(feed, position), 'the export equals the live store as of the snapshot position');
+    const expected = usersAt(feed, position);
+    assert.deepEqual([...users.keys()].sort(), [...expected.keys()].sort(), 'the same users as the live store at the snapshot position');
+    for (const [uid, user] of expected) {
+      // A user deleted on the live store since has only erased events there (erasure.ts): its version is what is left to compare.
+      if (user.erased === true) assert.equal(users.get(uid)?.version, user.version, uid);
+      else assert.deepEqual(users.get(uid), user, 'the export equals the live store as of the snapshot position');
+    }
     for (const [uid, version] of ackedBefore) {
       assert.ok(((users.get(uid)?.version as number | undefined) ?? 0) >= version || feed.some((e) => e.subject === uid && e.type === 'user.deleted' && Number(e.id) <= position), `${uid} acknowledged before the backup is in it`);
     }

@@ -14,6 +14,7 @@ import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-connection.js'
 import { applySqliteMigrations, SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import { canon } from '../../src/users/canonical.js';
+import { RESTORE_POSITION_GAP } from '../../src/store/restore-gap.js';
 import { runCli } from '../cli/run-cli.js';
 import { exportedUsers, readManifestOf, seedStore } from './backup-fixtures.js';
 
@@ -94,6 +95,24 @@ describe('restore', () => {
     const usage = await runCli(['restore', snapshot, '--to', join(dir, 'x.db'), '--erase-from', bad]);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /not a uid/);
+  });
+
+  it('mark-restored marks a store file copied back by hand: its feed continues, and answers 410 above the restored position', async () => {
+    const path = join(dir, 'copied-back.db');
+    await seedStore(dir, path, 5);
+    const marked = await runCli(['mark-restored', '--database-url', `sqlite:${path}`]);
+    assert.equal(marked.code, 0, marked.stderr);
+    assert.match(marked.stdout, new RegExp(`continues after position 5; new events follow position ${5 + RESTORE_POSITION_GAP}`));
+    const store = openSqliteUserStore({ path, mustExist: true });
+    try {
+      const page = await store.events.read(5, 10);
+      assert.deepEqual(page.restoreGaps, [{ after: 5, through: 5 + RESTORE_POSITION_GAP }]);
+      assert.equal(page.latest, 5 + RESTORE_POSITION_GAP);
+    } finally {
+      await store.close();
+    }
+    const verify = await runCli(['verify', path]);
+    assert.equal(verify.code, 0, verify.stderr);
   });
 
   it('verify finds a key that no longer reaches its user and counts that disagree', async () => {
