@@ -65,8 +65,15 @@ export async function restoreSqliteSnapshot(snapshot: string, target: string, op
   await checkAgainstManifest(snapshot, manifest);
   checkIntegrity(snapshot);
   if (!existsSync(dirname(target))) throw new BackupRefusedError(`the folder of ${target} does not exist`);
-  const held = usersIn(target);
-  if (held > 0 && !options.force) throw new BackupRefusedError(`${target} holds ${held} users; nothing was changed. Restore into a new file, or add --force to replace it (stop the service first)`);
+  if (!options.force) {
+    let held: number;
+    try {
+      held = usersIn(target);
+    } catch {
+      throw new BackupRefusedError(`${target} exists and is not a readable store; nothing was changed. Add --force to replace it`);
+    }
+    if (held > 0) throw new BackupRefusedError(`${target} holds ${held} users; nothing was changed. Restore into a new file, or add --force to replace it (stop the service first)`);
+  }
 
   const partial = partialPath(target);
   try {

@@ -24,7 +24,7 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BackupRefusedError, type SnapshotManifest } from '../store-backup.js';
 import { SQLITE_DRIVER_PACKAGE } from './sqlite-driver.js';
-import { newManifest, partialPath, publishSnapshot, removeAbandonedPartials } from '../snapshot-files.js';
+import { manifestPath, newManifest, partialPath, publishSnapshot, removeAbandonedPartials } from '../snapshot-files.js';
 
 /**
  * Pages copied per step (4 MiB at the default page size). No step holds the writer (see
@@ -113,7 +113,9 @@ export function startSnapshot(source: string, target: string, stepDelayMs = 0): 
   const driver = createRequire(import.meta.url).resolve(SQLITE_DRIVER_PACKAGE);
   const workerData: WorkerData = { driver, source, partial, pagesPerStep: PAGES_PER_STEP, stepDelayMs };
   let worker: Worker | undefined;
+  let cancelled = false;
   const copied = (): Promise<WorkerResult> => {
+    if (cancelled) return Promise.resolve({ ok: false, message: 'the snapshot was stopped' });
     const prelude = "const { parentPort, workerData } = require('node:worker_threads');";
     const args = "workerData, parentPort, require(workerData.driver), require('node:fs'), require('node:crypto')";
     worker = new Worker(`${prelude} (${snapshotProgram.toString()})(${args});`, { eval: true, workerData });
@@ -126,12 +128,7 @@ export function startSnapshot(source: string, target: string, stepDelayMs = 0): 
   const result = (async () => {
     if (!existsSync(dirname(target))) throw new BackupRefusedError(`the folder of ${target} does not exist`);
     removeAbandonedPartials(dirname(target));
-    try {
-      await stat(target);
-      throw new BackupRefusedError(`${target} exists already; a snapshot never replaces a file`);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    if (existsSync(target)) throw new BackupRefusedError(`${target} exists already; a snapshot never replaces a file`);
     try {
       const copy = await copied();
       if (!copy.ok) throw Object.assign(new Error(`the snapshot failed: ${copy.message}`), copy.code ? { code: copy.code } : {});
@@ -150,7 +147,8 @@ export function startSnapshot(source: string, target: string, stepDelayMs = 0): 
       publishSnapshot(partial, target, manifest);
       return manifest;
     } catch (error) {
-      await Promise.all(['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${partial}${suffix}`, { force: true })));
+      const leftovers = [...['', '-wal', '-shm', '-journal'].map((suffix) => `${partial}${suffix}`), partialPath(manifestPath(target))];
+      await Promise.all(leftovers.map((path) => rm(path, { force: true })));
       throw error;
     } finally {
       void worker?.terminate();
@@ -159,6 +157,7 @@ export function startSnapshot(source: string, target: string, stepDelayMs = 0): 
   return {
     result,
     async cancel() {
+      cancelled = true;
       await worker?.terminate();
       await result.catch(() => {});
     },
