@@ -106,7 +106,9 @@ export async function markFeedRestored(config: StoreConfig): Promise<{ restored:
     const { markPostgresRestore } = await import('./postgres/postgres-restore-mark.js');
     return markPostgresRestore(config.url);
   }
-  const [{ openSqliteDatabase }, { markSqliteRestore }] = await Promise.all([import('./sqlite/sqlite-connection.js'), import('./sqlite/sqlite-restore.js')]);
+  const [{ openSqliteDatabase }, { markSqliteRestore, refuseOpenElsewhere }] = await Promise.all([import('./sqlite/sqlite-connection.js'), import('./sqlite/sqlite-restore.js')]);
+  if (config.path === ':memory:') throw new BackupUnsupportedError('an in-memory SQLite store (sqlite::memory:) has nothing on disk to mark');
+  refuseOpenElsewhere(config.path);
   const db = openSqliteDatabase(config.path, { mustExist: true });
   try {
     return markSqliteRestore(db);

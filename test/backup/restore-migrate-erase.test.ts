@@ -16,6 +16,7 @@ import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js
 import { canon } from '../../src/users/canonical.js';
 import { RESTORE_POSITION_GAP } from '../../src/store/restore-gap.js';
 import { runCli } from '../cli/run-cli.js';
+import { startChildServer } from '../helpers/child-server.js';
 import { exportedUsers, readManifestOf, seedStore } from './backup-fixtures.js';
 
 describe('restore', () => {
@@ -86,6 +87,15 @@ describe('restore', () => {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /holds 18 users; nothing was changed.*--force/);
     assert.equal((await exportedUsers(target)).size, 18, 'unchanged');
+    // Not even --force replaces a file a running service has open.
+    const server = await startChildServer({ env: { DATABASE_URL: `sqlite:${target}` } });
+    try {
+      const busy = await runCli(['restore', snapshot, '--to', target, '--force']);
+      assert.equal(busy.code, 1);
+      assert.match(busy.stderr, /is open in another process \(a running service\?\); nothing was changed/);
+    } finally {
+      await server.dispose();
+    }
     const forced = await runCli(['restore', snapshot, '--to', target, '--force']);
     assert.equal(forced.code, 0, forced.stderr);
     assert.equal((await exportedUsers(target)).size, 20);

@@ -36,6 +36,27 @@ export function checkIntegrity(path: string): void {
   }
 }
 
+/**
+ * Refuses a store file that another process has open (a running service): an exclusive
+ * lock, which SQLite grants in WAL mode only when no other connection is open, is asked
+ * for without waiting. Replacing or marking a file under a running service would lose
+ * its writes, or leave its feed unaware of the restore.
+ */
+export function refuseOpenElsewhere(path: string): void {
+  if (!existsSync(path)) return;
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 0');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE; COMMIT');
+  } catch (error) {
+    // Anything else (a file that is no database) is no store a service could have open.
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') throw new BackupRefusedError(`${path} is open in another process (a running service?); nothing was changed. Stop it first`);
+  } finally {
+    db.close();
+  }
+}
+
 /** The users a store file holds: 0 for a missing or empty file (nothing to lose). */
 function usersIn(path: string): number {
   if (!existsSync(path)) return 0;
@@ -74,6 +95,7 @@ export async function restoreSqliteSnapshot(snapshot: string, target: string, op
     }
     if (held > 0) throw new BackupRefusedError(`${target} holds ${held} users; nothing was changed. Restore into a new file, or add --force to replace it (stop the service first)`);
   }
+  refuseOpenElsewhere(target);
 
   const partial = partialPath(target);
   try {
