@@ -4,15 +4,16 @@
  * 1. A SQLite store of BENCH_BACKUP_USERS users, loaded with `user-service import`.
  * 2. The service on it, taking creates at BENCH_BACKUP_RATE per second (an open-loop load,
  *    paced-load.ts) in windows of BENCH_BACKUP_WINDOW_S, BENCH_BACKUP_ROUNDS times each way,
- *    alternating: with nothing else running, and while `user-service backup` runs again and
- *    again: the creates' p50 and p99 in each window, and the medians of the p99s.
+ *    alternating: with nothing else running, while `user-service backup` runs again and
+ *    again, and with the service's own scheduled snapshots every second (BACKUP_DIR): the
+ *    creates' p50 and p99 in each window, and the medians of the p99s.
  * 3. The snapshot's duration against a copy of the same file (copyFile, then fsync) on the
  *    same disk, with the service idle; then `restore` and `verify` of that snapshot.
  *
  *   npm run bench:backup   (BENCH_BACKUP_USERS, default 100000; BENCH_BACKUP_RATE, default 200;
  *                           BENCH_BACKUP_WINDOW_S, default 20; BENCH_BACKUP_ROUNDS, default 3)
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fsyncPath } from '../src/store/snapshot-files.js';
@@ -49,10 +50,22 @@ try {
   const imported = await cli(['import', seed], 'import.log');
   console.log(`seeded ${USERS.toLocaleString('en')} users with user-service import in ${imported.toFixed(1)} s`);
 
-  const server = await startServer(
-    { name: 'service', args: [join(ROOT, 'dist/bundle/server.mjs')], env: { ...env, HOST: '127.0.0.1', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' }, cwd: dir, logPath: join(dir, 'service.log'), readyPath: '/readyz' },
-    await freePort(),
-  );
+  const scheduled = join(dir, 'scheduled');
+  mkdirSync(scheduled);
+  /** The service as npm start runs it; with `schedule`, snapshotting into `scheduled` every second. */
+  const startService = async (schedule: boolean) =>
+    startServer(
+      {
+        name: 'service',
+        args: [join(ROOT, 'dist/bundle/server.mjs')],
+        env: { ...env, HOST: '127.0.0.1', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...(schedule ? { BACKUP_DIR: scheduled, BACKUP_INTERVAL_S: '1', BACKUP_KEEP: '2' } : {}) },
+        cwd: dir,
+        logPath: join(dir, 'service.log'),
+        readyPath: '/readyz',
+      },
+      await freePort(),
+    );
+  let server = await startService(false);
   let n = 0;
   const creates = () =>
     pacedLoad({
@@ -67,7 +80,7 @@ try {
       },
     });
   // Windows alternate, so a machine that gets busier or quieter meanwhile disturbs both sides alike.
-  const p99 = { quiet: [] as number[], during: [] as number[] };
+  const p99 = { quiet: [] as number[], during: [] as number[], scheduled: [] as number[] };
   for (let round = 1; round <= ROUNDS; round++) {
     const quiet = await creates();
     p99.quiet.push(quiet.p99);
@@ -82,9 +95,20 @@ try {
     for (let i = 0; i < runs; i++) {
       for (const suffix of ['', '.manifest.json']) rmSync(join(dir, `during-${round}-${i}.db${suffix}`), { force: true });
     }
+    await server.stop();
+    server = await startService(true);
+    const inService = await creates();
+    p99.scheduled.push(inService.p99);
+    console.log(`round ${round}: creates at ${RATE}/s, with the service's own snapshots every second (BACKUP_INTERVAL_S=1): ${ms(inService)}`);
+    await server.stop();
+    server = await startService(false);
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`creates' p99, median of ${ROUNDS} rounds: ${median(p99.quiet).toFixed(1)} ms without a backup, ${median(p99.during).toFixed(1)} ms during backups (+${(median(p99.during) - median(p99.quiet)).toFixed(1)} ms)`);
+  const rise = (values: number[]) => (median(values) - median(p99.quiet)).toFixed(1);
+  console.log(
+    `creates' p99, median of ${ROUNDS} rounds: ${median(p99.quiet).toFixed(1)} ms without a backup, ${median(p99.during).toFixed(1)} ms during user-service backup (${rise(p99.during)} ms), ` +
+      `${median(p99.scheduled).toFixed(1)} ms with scheduled snapshots (${rise(p99.scheduled)} ms)`,
+  );
   await server.stop();
 
   const size = statSync(live).size;
