@@ -41,6 +41,9 @@ import { eventRoutes } from './events/event-routes.js';
 import { UserEvent } from './events/event-schemas.js';
 import { createFeedMetrics } from './events/feed-metrics.js';
 import { startRetention } from './events/retention.js';
+import { createBackupMetrics } from './backup/backup-metrics.js';
+import { startBackupSchedule } from './backup/backup-schedule.js';
+import { storeBackupFor } from './store/store-backup.js';
 import { auditWrite } from './observability/audit.js';
 import { serializeError } from './observability/error-log.js';
 import { createFailoverMetrics } from './observability/failover-metrics.js';
@@ -232,6 +235,16 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
     hub.close();
     await relay?.stop();
   });
+  // Scheduled snapshots (BACKUP_DIR): stopped before the store closes, a snapshot under way with them.
+  if (config.backup) {
+    const backups = startBackupSchedule({
+      backup: await storeBackupFor(config.store, config.backupStepDelayMs),
+      config: config.backup,
+      metrics: createBackupMetrics(metrics.registry, config.backup.intervalMs),
+      log: () => app.log,
+    });
+    app.addHook('preClose', () => backups.stop());
+  }
   registerMissingMethods(app, app.routeTable);
   app.addHook('onClose', async () => store.close());
   return app;

@@ -3,7 +3,7 @@
  * Nothing else reads process.env. A bad value throws ConfigError naming the
  * setting; the entry point prints its one line and exits non-zero.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { firstHostUrl, hostUrls } from './store/postgres/postgres-hosts.js';
 import { CorsOriginsError, parseCorsOrigins, type CorsOrigins } from './http/cors-origins.js';
@@ -117,6 +117,23 @@ export interface Config {
   cors?: CorsOrigins;
   /** PUBLIC_URL without a trailing slash (http/public-url.ts); answers name root-relative URLs when undefined. */
   publicUrl?: string;
+  /** Scheduled snapshots of the SQLite store (BACKUP_DIR); off when undefined. */
+  backup?: BackupConfig;
+  /**
+   * For crash tests only (TEST_BACKUP_STEP_DELAY_MS): how long a snapshot's thread waits
+   * after each step of its copy, so a test can stop it mid-copy. 0 in production.
+   */
+  backupStepDelayMs: number;
+}
+
+/** Scheduled snapshots (docs/deployment.md, "Scheduled snapshots"). */
+export interface BackupConfig {
+  /** The folder snapshots are written in (it must exist when the service starts). */
+  dir: string;
+  /** Time between the end of one snapshot and the start of the next, in ms. */
+  intervalMs: number;
+  /** How many complete snapshots are kept; older ones go once a new one is complete. */
+  keep: number;
 }
 
 export interface EventsConfig {
@@ -220,6 +237,24 @@ function bool(env: Env, name: string): boolean {
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/users.db';
+
+/** BACKUP_DIR, BACKUP_INTERVAL_S, BACKUP_KEEP: checked at start; a folder that later fails is the schedule's to report. */
+function backupConfig(env: Env, store: StoreConfig): BackupConfig | undefined {
+  const dir = env.BACKUP_DIR;
+  const intervalMs = integer(env, 'BACKUP_INTERVAL_S', 3600, 1, 30 * 86_400) * 1000;
+  const keep = integer(env, 'BACKUP_KEEP', 7, 1, 10_000);
+  if (!dir) return undefined;
+  if (store.kind === 'postgres') throw new ConfigError('BACKUP_DIR', 'scheduled snapshots are for the SQLite store; on PostgreSQL use pg_dump -Fc or pgBackRest (docs/deployment.md)');
+  if (store.path === ':memory:') throw new ConfigError('BACKUP_DIR', 'an in-memory SQLite store (sqlite::memory:) has nothing on disk to back up');
+  let folder = false;
+  try {
+    folder = statSync(dir).isDirectory();
+  } catch {
+    folder = false;
+  }
+  if (!folder) throw new ConfigError('BACKUP_DIR', `${JSON.stringify(dir)} is not an existing folder`);
+  return { dir, intervalMs, keep };
+}
 
 /** `sqlite:PATH`, `sqlite::memory:`, `postgres://…` or `postgresql://…`, with the settings of that store. */
 function storeConfig(env: Env): StoreConfig {
@@ -410,13 +445,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const publicUrl = publicUrlConfig(env);
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000);
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000);
+  const store = Object.freeze(storeConfig(env));
+  const backup = backupConfig(env, store);
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   }
   return Object.freeze({
     host,
     port: integer(env, 'PORT', 8080, 0, 65535),
-    store: Object.freeze(storeConfig(env)),
+    store,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 64 * 1024 * 1024),
     requestTimeoutMs,
@@ -435,5 +472,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     compression: oneOf(env, 'COMPRESSION', ['on', 'off'] as const, 'on') === 'on',
     ...(cors ? { cors } : {}),
     ...(publicUrl ? { publicUrl } : {}),
+    ...(backup ? { backup: Object.freeze(backup) } : {}),
+    backupStepDelayMs: integer(env, 'TEST_BACKUP_STEP_DELAY_MS', 0, 0, 600_000),
   });
 }

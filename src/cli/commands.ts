@@ -8,6 +8,7 @@
 import { loadConfig } from '../config.js';
 import { migrateStore, openStore } from '../store/open-store.js';
 import { UsageError, type ParsedArguments } from './arguments.js';
+import { BACKUP_COMMANDS } from './backup-commands.js';
 import { exportUsers } from './export-command.js';
 import { DEFAULT_BATCH_SIZE, IMPORT_OPTIONS, runImport } from './import-run.js';
 import { ALL_SETTINGS, EXISTING_STORE_SETTINGS, pickSettings, STORE_SETTINGS } from './settings.js';
@@ -107,6 +108,7 @@ export const COMMANDS: Record<string, Command> = {
       return 0;
     },
   },
+  ...BACKUP_COMMANDS,
 };
 
 /** The configuration of `command`: from its own settings only (openapi: none, and silent). */

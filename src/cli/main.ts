@@ -2,7 +2,7 @@
 /**
  * `user-service`: the command-line entry (the package's bin). Commands: serve
  * (what `npm start` runs, from the bundle), migrate, import FILE, export, openapi
- * (commands.ts). Every configuration setting a command uses is also an option
+ * (commands.ts), backup, restore, verify, mark-restored (backup-commands.ts). Every configuration setting a command uses is also an option
  * (`--database-url` is DATABASE_URL); `--help` works on every command. Errors are
  * one line on stderr, never a stack: exit 2 for usage and configuration, 1 else.
  */
@@ -14,7 +14,8 @@ import { settingsHelp } from './settings.js';
 
 function help(command?: string): string {
   if (command === undefined || COMMANDS[command] === undefined) {
-    const list = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`).join('\n');
+    const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+    const list = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)} ${c.summary}`).join('\n');
     return `Usage: user-service <command> [options]\n\nCommands:\n${list}\n\nRun user-service <command> --help for a command's options.\n`;
   }
   const c = COMMANDS[command]!;

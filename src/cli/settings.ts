@@ -47,6 +47,9 @@ export const SETTINGS: readonly [env: string, help: string][] = [
   ['EVENTS_NATS_URL', 'publish change events to NATS JetStream at these nats:// URLs (off by default)'],
   ['EVENTS_NATS_STREAM', 'JetStream stream (default USER_EVENTS)'],
   ['EVENTS_NATS_SUBJECT_PREFIX', 'subjects are PREFIX.user.created etc. (default users.events)'],
+  ['BACKUP_DIR', 'write scheduled snapshots of the SQLite store into this existing folder (off by default)'],
+  ['BACKUP_INTERVAL_S', 'time between scheduled snapshots (default 3600)'],
+  ['BACKUP_KEEP', 'complete snapshots kept; older ones go once a new one is complete (default 7)'],
 ];
 
 /** What the commands that only open the store (migrate, import) use. */

@@ -43,6 +43,17 @@ export interface EventPage {
   prunedThrough: number;
   /** The highest position readable when the page was read. */
   latest: number;
+  /**
+   * Positions this store never gives, each after a restore from a snapshot (exclusive
+   * `after`, inclusive `through`): the lost store may have given them to a consumer for
+   * events the snapshot lacks, so a consumer that read one must resync (410).
+   */
+  restoreGaps?: readonly RestoreGap[];
+}
+
+export interface RestoreGap {
+  after: number;
+  through: number;
 }
 
 export interface RetentionRule {

@@ -76,6 +76,13 @@ function assertAvailable(after: number, page: EventPage): void {
       `The events after position ${after} were deleted by retention (through position ${page.prunedThrough}). Resync: list the users, then follow after the listing's Feed-Position.`,
     );
   }
+  const gap = page.restoreGaps?.find((g) => after > g.after && after < g.through);
+  if (gap !== undefined) {
+    throw new ProblemError(
+      'events-gone',
+      `Position ${after} was given before the store was restored from a snapshot at position ${gap.after}; the restored feed continues from there with other events. Resync: list the users, then follow after the listing's Feed-Position.`,
+    );
+  }
   if (after > page.latest) {
     throw new ProblemError(
       'events-gone',

@@ -8,6 +8,7 @@
 import type postgres from 'postgres';
 import type { EventLog, EventPage, EventType, RetentionRule, StoredEvent } from '../../events/event-log.js';
 import { originFromColumns } from '../../events/event-origin.js';
+import { RESTORE_GAP_PREFIX, restoreGapOf } from '../restore-gap.js';
 import type { Lane } from './in-flight-gate.js';
 import { createSequencer, EVENTS_CHANNEL } from './postgres-sequencer.js';
 
@@ -19,6 +20,8 @@ type Run = <T>(fn: () => Promise<T>, lane?: Lane) => Promise<T>;
 interface PageRow {
   pruned: string;
   latest: string;
+  /** The restore gaps (restore-gap.ts): JSON text of [{ name, position }]. */
+  gaps: string;
   position: string | null;
   type: string | null;
   subject: string | null;
@@ -89,8 +92,9 @@ export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: u
       // The route admits only a uid (a lower-case UUID) as the subject, so the cast cannot fail; as a uuid it uses events_by_subject.
       const ofSubject = subject === undefined ? sql`` : sql`AND subject = ${subject}::uuid`;
       const rows = await run(() => sql<PageRow[]>`
-        SELECT s.pruned, s.latest, e.position, e.type, e.subject, e.time, e.data, e.origin_interface, e.origin_credential, e.origin_client
-        FROM (SELECT (SELECT position FROM feed_state WHERE name = 'pruned') AS pruned, (SELECT position FROM feed_state WHERE name = 'latest') AS latest) s
+        SELECT s.pruned, s.latest, s.gaps, e.position, e.type, e.subject, e.time, e.data, e.origin_interface, e.origin_credential, e.origin_client
+        FROM (SELECT (SELECT position FROM feed_state WHERE name = 'pruned') AS pruned, (SELECT position FROM feed_state WHERE name = 'latest') AS latest,
+          (SELECT coalesce(json_agg(json_build_object('name', name, 'position', position)), '[]')::text FROM feed_state WHERE name LIKE ${`${RESTORE_GAP_PREFIX}%`}) AS gaps) s
         LEFT JOIN LATERAL (
           SELECT position, type, subject::text AS subject, time, data, origin_interface, origin_credential, origin_client FROM events
           WHERE position > ${after} AND position <= s.latest ${ofSubject} ORDER BY position LIMIT ${limit}
@@ -104,7 +108,9 @@ export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: u
           if (origin !== undefined) event.origin = origin;
           return event;
         });
-      return { events, prunedThrough: Number(first?.pruned ?? 0), latest: Number(first?.latest ?? 0) };
+      const page: EventPage = { events, prunedThrough: Number(first?.pruned ?? 0), latest: Number(first?.latest ?? 0) };
+      const gaps = JSON.parse(first?.gaps ?? '[]') as { name: string; position: number }[];
+      return gaps.length === 0 ? page : { ...page, restoreGaps: gaps.map(restoreGapOf) };
     },
 
     latest,

@@ -8,7 +8,8 @@
  * and of other processes' through `PRAGMA data_version`, polled while anyone watches.
  */
 import type Database from 'better-sqlite3';
-import type { EventLog, EventPage, EventType, RetentionRule, StoredEvent } from '../../events/event-log.js';
+import type { EventLog, EventPage, EventType, RestoreGap, RetentionRule, StoredEvent } from '../../events/event-log.js';
+import { RESTORE_GAP_PREFIX, restoreGapOf } from '../restore-gap.js';
 import { originFromColumns, type EventOrigin } from '../../events/event-origin.js';
 
 /** How often another process's commits are looked for while someone watches. */
@@ -68,6 +69,8 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
   const oldest = db.prepare<[number, number], { position: number }>('SELECT position FROM events WHERE position <= ? ORDER BY position LIMIT ?');
   const deleteUpTo = db.prepare('DELETE FROM events WHERE position <= ?');
   const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
+  // Made by a restore, which runs with no service on the file: read once (sqlite-restore.ts).
+  const restoreGaps: RestoreGap[] = (db.prepare(`SELECT name, position FROM feed_state WHERE name LIKE '${RESTORE_GAP_PREFIX}%'`).all() as { name: string; position: number }[]).map(restoreGapOf);
 
   const latestNow = () => (latest.get() as { latest: number }).latest;
   const watchers = new Set<(latest: number) => void>();
@@ -104,7 +107,7 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
       const rows = subject === undefined ? page.all(after, latest, limit) : pageOfSubject.all(subject, after, latest, limit);
       const events = (rows as Row[]).map(storedEvent);
       const prunedThrough = state.get('pruned')?.position ?? 0;
-      return { events, prunedThrough, latest };
+      return restoreGaps.length === 0 ? { events, prunedThrough, latest } : { events, prunedThrough, latest, restoreGaps };
     },
 
     async latest() {

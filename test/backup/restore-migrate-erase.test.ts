@@ -1,0 +1,138 @@
+/**
+ * restore of a snapshot made by the previous schema version (migrated forward), restore
+ * with --erase-from (users erased since the snapshot stay erased), refusing a target that
+ * holds users unless --force, and verify finding tables that disagree.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { v7 as uuidv7 } from 'uuid';
+import Database from '../../src/store/sqlite/sqlite-driver.js';
+import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-connection.js';
+import { applySqliteMigrations, SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
+import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
+import { canon } from '../../src/users/canonical.js';
+import { RESTORE_POSITION_GAP } from '../../src/store/restore-gap.js';
+import { runCli } from '../cli/run-cli.js';
+import { startChildServer } from '../helpers/child-server.js';
+import { exportedUsers, readManifestOf, seedStore } from './backup-fixtures.js';
+
+describe('restore', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'backup-restore-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('restores a snapshot made by the previous schema version and migrates it', async () => {
+    const previous = SQLITE_MIGRATIONS.length - 1;
+    const old = join(dir, 'old.db');
+    const db = openSqliteDatabase(old);
+    db.transaction(() => applySqliteMigrations(db, 0, previous))();
+    const uid = uuidv7();
+    db.prepare(
+      `INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version)
+       VALUES (?, 'Older', 'Older@Example.com', '["o:1"]', 'Older One', '{}', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', 1)`,
+    ).run(uid);
+    for (const [key, value] of [['username', canon('Older')], ['email_address', canon('Older@Example.com')], ['legacy_id', 'o:1']]) {
+      db.prepare('INSERT INTO user_keys (key, value, uid) VALUES (?, ?, ?)').run(key, value, uid);
+    }
+    db.prepare('INSERT INTO user_emails (value, uid) VALUES (?, ?)').run(canon('Older@Example.com'), uid);
+    db.prepare("INSERT INTO events (type, subject, time, data) VALUES ('user.created', ?, '2025-01-01T00:00:00.000Z', '{}')").run(uid);
+    db.close();
+
+    const snapshot = join(dir, 'old-snapshot.db');
+    const made = await runCli(['backup', '--to', snapshot, '--database-url', `sqlite:${old}`]);
+    assert.equal(made.code, 0, made.stderr);
+    assert.equal(readManifestOf(snapshot).schema_version, previous, 'the snapshot keeps the schema it was made at');
+    const target = join(dir, 'from-old.db');
+    const restore = await runCli(['restore', snapshot, '--to', target]);
+    assert.equal(restore.code, 0, restore.stderr);
+    assert.match(restore.stdout, new RegExp(`restored 1 user .*schema ${previous} migrated to ${SQLITE_MIGRATIONS.length}`));
+    const verify = await runCli(['verify', target]);
+    assert.equal(verify.code, 0, verify.stderr);
+    const store = openSqliteUserStore({ path: target, mustExist: true });
+    try {
+      assert.equal((await store.findByKey('username', canon('OLDER')))?.uid, uid, 'its keys reach it after the migration');
+      assert.equal((await store.search({ filter: { words: ['older'] }, limit: 10 })).value.length, 1, 'and search finds it');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('re-applies the deletions named by --erase-from, and refuses a target holding users unless --force', async () => {
+    const live = join(dir, 'live.db');
+    await seedStore(dir, live, 20);
+    const snapshot = join(dir, 'snap.db');
+    assert.equal((await runCli(['backup', '--to', snapshot, '--database-url', `sqlite:${live}`])).code, 0);
+    const users = [...(await exportedUsers(live)).keys()];
+    const erase = join(dir, 'erased.txt');
+    writeFileSync(erase, `# erased after the snapshot\n${users[0]}\n\n${users[1]!.toUpperCase()}\n`);
+    const target = join(dir, 'erased.db');
+    const restore = await runCli(['restore', snapshot, '--to', target, '--erase-from', erase]);
+    assert.equal(restore.code, 0, restore.stderr);
+    assert.match(restore.stdout, /restored 18 users .*2 users erased of 2 named/);
+    const restored = await exportedUsers(target);
+    assert.equal(restored.has(users[0]!), false);
+    assert.equal(restored.has(users[1]!), false);
+    // Their earlier events carry nothing personal any more (erasure.ts).
+    const db = new Database(target, { readonly: true });
+    const data = db.prepare('SELECT data FROM events WHERE subject = ? ORDER BY position').pluck().all(users[0]) as string[];
+    db.close();
+    assert.ok(data.length >= 2 && data.every((text) => !text.includes('seed')), data.join('\n'));
+
+    const refused = await runCli(['restore', snapshot, '--to', target]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /holds 18 users; nothing was changed.*--force/);
+    assert.equal((await exportedUsers(target)).size, 18, 'unchanged');
+    // Not even --force replaces a file a running service has open.
+    const server = await startChildServer({ env: { DATABASE_URL: `sqlite:${target}` } });
+    try {
+      const busy = await runCli(['restore', snapshot, '--to', target, '--force']);
+      assert.equal(busy.code, 1);
+      assert.match(busy.stderr, /is open in another process \(a running service\?\); nothing was changed/);
+    } finally {
+      await server.dispose();
+    }
+    const forced = await runCli(['restore', snapshot, '--to', target, '--force']);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal((await exportedUsers(target)).size, 20);
+
+    const bad = join(dir, 'bad.txt');
+    writeFileSync(bad, 'not-a-uid\n');
+    const usage = await runCli(['restore', snapshot, '--to', join(dir, 'x.db'), '--erase-from', bad]);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /not a uid/);
+  });
+
+  it('mark-restored marks a store file copied back by hand: its feed continues, and answers 410 above the restored position', async () => {
+    const path = join(dir, 'copied-back.db');
+    await seedStore(dir, path, 5);
+    const marked = await runCli(['mark-restored', '--database-url', `sqlite:${path}`]);
+    assert.equal(marked.code, 0, marked.stderr);
+    assert.match(marked.stdout, new RegExp(`continues after position 5; new events follow position ${5 + RESTORE_POSITION_GAP}`));
+    const store = openSqliteUserStore({ path, mustExist: true });
+    try {
+      const page = await store.events.read(5, 10);
+      assert.deepEqual(page.restoreGaps, [{ after: 5, through: 5 + RESTORE_POSITION_GAP }]);
+      assert.equal(page.latest, 5 + RESTORE_POSITION_GAP);
+    } finally {
+      await store.close();
+    }
+    const verify = await runCli(['verify', path]);
+    assert.equal(verify.code, 0, verify.stderr);
+  });
+
+  it('verify finds a key that no longer reaches its user and counts that disagree', async () => {
+    const live = join(dir, 'broken.db');
+    await seedStore(dir, live, 10);
+    const db = new Database(live);
+    db.prepare("DELETE FROM user_keys WHERE key = 'legacy_id' AND value = 'L-3'").run();
+    db.close();
+    const verify = await runCli(['verify', live]);
+    assert.equal(verify.code, 1);
+    assert.match(verify.stderr, /a key does not reach its user: user [0-9a-f-]+'s legacy_id is missing from user_keys/);
+  });
+});
