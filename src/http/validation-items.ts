@@ -104,6 +104,8 @@ function queryItem(e: AjvError): ProblemItem {
   if (e.keyword === 'type' && Array.isArray(e.data)) return { parameter, detail: 'must be given once' };
   if (e.keyword === 'minLength') return { parameter, detail: 'must not be empty' };
   if (FORM_KEYWORDS.has(e.keyword)) return { parameter, detail: expectation(e) };
+  // A size (a `q` past its length): ajv's sentence states the limit.
+  if (LIMIT_KEYWORDS.has(e.keyword) && e.message !== undefined) return { parameter, detail: e.message };
   return { parameter, detail: `is not valid: ${e.parentSchema?.description ?? e.message ?? 'see the OpenAPI document'}` };
 }
 

@@ -308,12 +308,6 @@ export function createScimLister(service: UserService) {
 
   /** Where the page at `startIndex` continues (undefined: from the first user), read from the first user when it is not remembered. */
   async function startOf(filter: SearchFilter, sort: SortKey[], startIndex: number, deadline: number | undefined): Promise<Resume | undefined> {
-    if (startIndex - 1 > SKIP_LIMIT) {
-      throw badRequest(
-        'invalidValue',
-        `startIndex ${startIndex} starts past the ${SKIP_LIMIT} users a request may skip to find its page. Walk the pages in order from startIndex=1 (each page makes the next one's start known), or narrow the filter.`,
-      );
-    }
     let index = 1;
     let resume: Resume | undefined;
     while (index < startIndex) {
@@ -340,6 +334,15 @@ export function createScimLister(service: UserService) {
       const query = JSON.stringify([plan.store, sort, request.count]);
       const mark = await service.pageMark(markKey(query, request.startIndex));
       const remembered = mark === undefined ? undefined : await resumeAfter(mark.after, sort);
+      if (remembered === undefined && request.startIndex - 1 > SKIP_LIMIT) {
+        // A start past every user is an empty page (RFC 7644 §3.4.2.4); one within them would be read from the first user.
+        const totalResults = await service.count(plan.store, deadline);
+        if (request.startIndex > totalResults) return { users: [], totalResults };
+        throw badRequest(
+          'invalidValue',
+          `startIndex ${request.startIndex} starts past the ${SKIP_LIMIT} users a request may skip to find its page. Walk the pages in order from startIndex=1 (each page makes the next one's start known), or narrow the filter.`,
+        );
+      }
       const resume = remembered ?? (await startOf(plan.store, sort, request.startIndex, deadline));
       const [{ value: users }, totalResults] = await Promise.all([
         request.count === 0 ? Promise.resolve({ value: [] as User[] }) : service.page({ filter: plan.store, sort, ...resume, limit: request.count, ...within(deadline) }),

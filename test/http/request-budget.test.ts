@@ -123,6 +123,10 @@ describeEachStore('a reader sending the most expensive requests does not stall t
     assert.equal(refused.status, 400, refused.text);
     assert.equal(refused.body.scimType, 'invalidValue');
     assert.match(refused.body.detail, /from startIndex=1/);
+    // A start past every user is no page to find: an empty one, with the total.
+    const past = await scimRequest(server.baseUrl, 'GET', `/scim/v2/Users?startIndex=${USERS + 1}&count=3`);
+    assert.equal(past.status, 200, past.text);
+    assert.deepEqual([past.body.totalResults, past.body.Resources?.length ?? 0], [USERS, 0]);
   });
 });
 
