@@ -30,7 +30,7 @@ import { ProblemSchema } from './http/problem-schema.js';
 import { parseQueryString } from './http/query-string.js';
 import { createAdmission } from './http/request-admission.js';
 import { rewriteToOriginForm } from './http/request-target.js';
-import { expensiveRequestStep } from './http/expensive-requests.js';
+import { expensiveRequestStep, forExpensive } from './http/expensive-requests.js';
 import { installResponseSteps, type RequestStep } from './http/request-steps.js';
 import { installRouteTable, registerWithAccess } from './http/route-table.js';
 import { serviceRoutes } from './http/service-routes.js';
@@ -165,9 +165,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   // place among the expensive requests (http/expensive-requests.ts), taken only by a request that
   // may be served. Only expensive requests are shed: a read by key or a write is never what
   // delays the loop, and probes and metrics are needed most while the instance is overloaded.
-  installRouteTable(app, (routeAccess, expensive) =>
-    defined([admit, debugLog, expensive ? shed : undefined, access.stepFor(routeAccess), expensive ? admitExpensive : undefined]),
-  );
+  installRouteTable(app, (routeAccess, cost) => defined([admit, debugLog, forExpensive(cost, shed), access.stepFor(routeAccess), forExpensive(cost, admitExpensive)]));
   // Requests no route answers (unmatched, or refused while routing) still get admission and the rate limit.
   const unroutedSteps: RequestStep[] = defined([admit, access.limitOnly]);
   const runUnroutedSteps: RequestStep = async (request, reply) => {

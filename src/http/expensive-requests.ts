@@ -8,18 +8,34 @@
  *
  *   app.get('/users', { config: { access: 'users:read', cost: 'expensive' } }, handler)
  *
+ * or, when only some of its requests are (a search by a unique key reads one user), with a
+ * test of the request as routed (its query parsed, its body not yet read):
+ *
+ *   app.get('/users', { config: { cost: (request) => !byUniqueKey(request.query) } }, handler)
+ *
  * Load shedding (observability/overload.ts) refuses expensive requests only: a read by key
  * costs tens of microseconds and is never what delays the loop.
  */
+import type { FastifyRequest } from 'fastify';
 import { READ_LANE_WAITING, readLane } from '../store/read-lane.js';
 import { deadlineOf } from './request-budget.js';
 import type { RequestStep } from './request-steps.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** `expensive`: admitted through the lane of expensive requests, and shed first under load. */
-    cost?: 'expensive';
+    /** `expensive`, or a test saying which requests are: admitted through the lane of expensive requests, and shed first under load. */
+    cost?: RouteCost;
   }
+}
+
+/** Whether a route's requests are expensive: all of them, or those a test of the routed request picks. */
+export type RouteCost = 'expensive' | ((request: FastifyRequest) => boolean);
+
+/** `step` for the requests of a route whose cost is `cost` that are expensive; undefined when none is. */
+export function forExpensive(cost: RouteCost | undefined, step: RequestStep | undefined): RequestStep | undefined {
+  if (cost === undefined || step === undefined) return undefined;
+  if (cost === 'expensive') return step;
+  return (request, reply) => (cost(request) ? step(request, reply) : undefined);
 }
 
 /** Expensive requests served at once: enough to keep the event loop and the store busy, few enough that a read by key waits for at most as many slices of their work. */

@@ -13,6 +13,7 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { resolveAccess, type RouteAccess } from './route-access.js';
 import { runRequestSteps, type RequestStep } from './request-steps.js';
+import type { RouteCost } from './expensive-requests.js';
 
 export interface RouteEntry {
   readonly methods: readonly string[];
@@ -24,8 +25,8 @@ export interface RouteEntry {
    * onRoute hook (such as the one declaring the docs page public) runs after this one.
    */
   readonly access: RouteAccess;
-  /** Whether the route declares itself expensive (expensive-requests.ts). */
-  readonly expensive: boolean;
+  /** Whether the route's requests are expensive (expensive-requests.ts): all, some, or none (undefined). */
+  readonly cost: RouteCost | undefined;
 }
 
 declare module 'fastify' {
@@ -36,7 +37,7 @@ declare module 'fastify' {
 }
 
 /** The request steps for a route of the given access and cost; composed once per route, when the app is ready. */
-export type StepsForAccess = (access: RouteAccess, expensive: boolean) => readonly RequestStep[];
+export type StepsForAccess = (access: RouteAccess, cost: RouteCost | undefined) => readonly RequestStep[];
 
 export function installRouteTable(app: FastifyInstance, stepsFor: StepsForAccess): void {
   const table: RouteEntry[] = [];
@@ -50,15 +51,15 @@ export function installRouteTable(app: FastifyInstance, stepsFor: StepsForAccess
       get access() {
         return resolveAccess(route.config?.access, methods);
       },
-      get expensive() {
-        return route.config?.cost === 'expensive';
+      get cost() {
+        return route.config?.cost;
       },
     };
     table.push(entry);
     // Composed at the first request, when every onRoute hook (and so every declaration) has run.
     let run: onRequestHookHandler | undefined;
     const gate: onRequestHookHandler = function (request, reply, done) {
-      run ??= runRequestSteps(stepsFor(entry.access, entry.expensive));
+      run ??= runRequestSteps(stepsFor(entry.access, entry.cost));
       return run.call(this, request, reply, done);
     };
     const own = route.onRequest === undefined ? [] : [route.onRequest].flat();

@@ -27,7 +27,7 @@ import { parseFilter } from './filter/filter-parser.js';
 import { restBodyOf, scimUserOf } from './scim-mapping.js';
 import { applyScimPatch, type PatchOperation } from './scim-patch.js';
 import { projector } from './scim-projection.js';
-import { createScimLister } from './scim-query.js';
+import { createScimLister, planList } from './scim-query.js';
 import { SCIM_CONTENT_TYPE, SCIM_MEDIA_TYPE, scimErrorHandler } from './scim-responses.js';
 import { ENTERPRISE_USER_SCHEMA, userSchemaDocuments } from './scim-user-schema.js';
 
@@ -109,6 +109,21 @@ function integer(value: string | undefined, name: string, fallback: number, min:
   return Math.max(min, Number(value));
 }
 
+/**
+ * A list whose filter names one user by a unique key (`userName eq`, `externalId eq`, `id eq`:
+ * an identity provider's existence check, its most frequent request) reads one user at
+ * most, so it is no expensive request; a filter that does not parse is refused at once.
+ */
+function byUniqueKey(query: unknown): boolean {
+  const filter = (query as Record<string, unknown>).filter;
+  if (typeof filter !== 'string') return false;
+  try {
+    return planList(parseFilter(filter)).unique === true;
+  } catch {
+    return true;
+  }
+}
+
 export async function scimRoutes(app: FastifyInstance, { service, idempotency, notFoundStep, budgetMs }: ScimRoutesOptions): Promise<void> {
   app.setErrorHandler(scimErrorHandler);
   app.setNotFoundHandler(async (request, reply) => {
@@ -172,7 +187,7 @@ export async function scimRoutes(app: FastifyInstance, { service, idempotency, n
     return scim(reply.header('cache-control', 'no-cache'), 200, listResponse(await mapInSlices(page.users, (user) => project(representation(user))), page.totalResults, startIndex));
   }
 
-  app.get('/Users', { config: { ...read, cost: 'expensive' }, schema: { hide: true }, preValidation: wellFormedQuery([]) }, async (request, reply) => answerList(request, reply, listParameters(request.query as Record<string, unknown>)));
+  app.get('/Users', { config: { ...read, cost: (request) => !byUniqueKey(request.query) }, schema: { hide: true }, preValidation: wellFormedQuery([]) }, async (request, reply) => answerList(request, reply, listParameters(request.query as Record<string, unknown>)));
 
   // RFC 7644 §3.4.3: the same query in a body, for filters too long for a URL. A read.
   app.post('/Users/.search', { config: { ...read, cost: 'expensive', bodyType: SCIM_BODY }, schema: JSON_BODY_SCHEMA, preValidation: [wellFormedQuery([]), storableSearch] }, async (request, reply) => {

@@ -89,6 +89,9 @@ export interface UserRoutesOptions {
   budgetMs: number;
 }
 
+/** A search naming a unique key (`username`, `email_address`, `legacy_id`, `external_id`): it reads one user at most, so it is no expensive request. */
+const byUniqueKey = (query: unknown) => ['username', 'email_address', 'legacy_id', 'external_id'].some((key) => typeof (query as Record<string, unknown>)[key] === 'string');
+
 export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (app, { service, idempotency, budgetMs }) => {
   const publish: Publish = (path) => app.publishedUrl(path);
   app.post('/users', { config: { access: 'users:write', requestHeaders: IDEMPOTENCY_KEY }, schema: createSchema, preValidation: storableBody }, async (request, reply) =>
@@ -99,7 +102,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (a
     }),
   );
 
-  app.get('/users', { config: { access: 'users:read', cost: 'expensive' }, schema: searchSchema, preValidation: wellFormedQuery(['limit']) }, async (request, reply) => {
+  app.get('/users', { config: { access: 'users:read', cost: (request) => !byUniqueKey(request.query) }, schema: searchSchema, preValidation: wellFormedQuery(['limit']) }, async (request, reply) => {
     // Checked before the search, so a query is refused whether or not a next page follows.
     assertLinkable(request.query, ['cursor']);
     const { users, nextCursor, position, count } = await service.search(request.query, deadlineOf(reply, budgetMs));

@@ -172,6 +172,30 @@ describe('past its budget a search is answered 503 and its statement is cancelle
     assert.equal(again.body.length, 1);
   });
 
+  it('a search by a unique key and an identity provider\'s existence check are answered while every expensive place is taken', async () => {
+    await admin.begin(async (tx) => {
+      await tx`LOCK TABLE user_terms IN ACCESS EXCLUSIVE MODE`;
+      // Two word searches take both places and wait on the lock until their budget (1 s) ends them.
+      const finished: string[] = [];
+      const holders = [server.get('/users?q=blo'), server.get('/users?q=blo')].map((held) => held.then((res) => (finished.push('holder'), res)));
+      const waitingOnLock = async () => {
+        await tx`SELECT pg_stat_clear_snapshot()`;
+        const [row] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'user-service' AND wait_event_type = 'Lock'`;
+        return row?.n;
+      };
+      for (let tries = 0; (await waitingOnLock()) !== 2 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(await waitingOnLock(), 2, 'both places are taken');
+      const byName = await server.get('/users?username=BLOCKED');
+      finished.push('by username');
+      const existence = await scimRequest(server.baseUrl, 'GET', `/scim/v2/Users?filter=${encodeURIComponent('userName eq "blocked"')}`);
+      finished.push('existence check');
+      assert.deepEqual([byName.status, byName.body.length], [200, 1], byName.text);
+      assert.deepEqual([existence.status, existence.body.totalResults], [200, 1], existence.text);
+      for (const held of await Promise.all(holders)) assert.equal(held.status, 503, held.text);
+      assert.deepEqual(finished, ['by username', 'existence check', 'holder', 'holder'], 'answered without waiting for a place');
+    });
+  });
+
   it('a client that leaves while its search waits for a place does not keep the place', async () => {
     const url = new URL(server.baseUrl);
     /** A search sent with a raw client; `leave` destroys its connection. */
