@@ -165,7 +165,12 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   // place among the expensive requests (http/expensive-requests.ts), taken only by a request that
   // may be served. Only expensive requests are shed: a read by key or a write is never what
   // delays the loop, and probes and metrics are needed most while the instance is overloaded.
-  installRouteTable(app, (routeAccess, cost) => defined([admit, debugLog, forExpensive(cost, shed), access.stepFor(routeAccess), forExpensive(cost, admitExpensive)]));
+  // A route that reads a body (SCIM's POST /Users/.search) takes its place once the body is in.
+  installRouteTable(
+    app,
+    (routeAccess, cost, readsBody) => defined([admit, debugLog, forExpensive(cost, shed), access.stepFor(routeAccess), readsBody ? undefined : forExpensive(cost, admitExpensive)]),
+    (_routeAccess, cost) => defined([forExpensive(cost, admitExpensive)]),
+  );
   // Requests no route answers (unmatched, or refused while routing) still get admission and the rate limit.
   const unroutedSteps: RequestStep[] = defined([admit, access.limitOnly]);
   const runUnroutedSteps: RequestStep = async (request, reply) => {

@@ -18,6 +18,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { READ_LANE_WAITING, readLane } from '../store/read-lane.js';
+import { ProblemError } from './problems.js';
 import { deadlineOf } from './request-budget.js';
 import type { RequestStep } from './request-steps.js';
 
@@ -38,6 +39,9 @@ export function forExpensive(cost: RouteCost | undefined, step: RequestStep | un
   return (request, reply) => (cost(request) ? step(request, reply) : undefined);
 }
 
+/** What a request whose client left while it waited is answered (nobody reads it; the access log records it). */
+const clientLeft = () => new ProblemError('overloaded', 'The client closed the connection while the request waited for a place among the expensive requests; it was not served.', {}, { 'retry-after': '1' });
+
 /** Expensive requests served at once: enough to keep the event loop and the store busy, few enough that a read by key waits for at most as many slices of their work. */
 export const EXPENSIVE_CONCURRENCY = 2;
 
@@ -45,14 +49,13 @@ export const EXPENSIVE_CONCURRENCY = 2;
 export function expensiveRequestStep(budgetMs: number): RequestStep {
   const lane = readLane(EXPENSIVE_CONCURRENCY, READ_LANE_WAITING);
   return async (_request, reply) => {
-    // Listened for before waiting: a client that leaves while its request waits must not keep the place it is given.
+    // Listened for before waiting: a client that leaves while its request waits leaves the line
+    // (its request is not served), and one that leaves once served gives its place back.
     let release: (() => void) | undefined;
-    let closed = false;
-    reply.raw.once('close', () => {
-      closed = true;
-      release?.();
-    });
-    release = await lane.acquire(deadlineOf(reply, budgetMs));
-    if (closed) release();
+    const left = new AbortController();
+    reply.raw.once('close', () => (release === undefined ? left.abort(clientLeft()) : release()));
+    release = await lane.acquire(deadlineOf(reply, budgetMs), left.signal);
+    // Left in the turn between being given the place and this line: give it back at once.
+    if (left.signal.aborted) release();
   };
 }

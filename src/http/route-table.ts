@@ -10,7 +10,7 @@
  * The table also feeds the 405 routes (method-not-allowed.ts), the OpenAPI
  * document's security requirements and the test that attacks every route.
  */
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import { resolveAccess, type RouteAccess } from './route-access.js';
 import { runRequestSteps, type RequestStep } from './request-steps.js';
 import type { RouteCost } from './expensive-requests.js';
@@ -36,10 +36,21 @@ declare module 'fastify' {
   }
 }
 
-/** The request steps for a route of the given access and cost; composed once per route, when the app is ready. */
-export type StepsForAccess = (access: RouteAccess, cost: RouteCost | undefined) => readonly RequestStep[];
+/**
+ * The request steps for a route of the given access and cost, and whether its methods read a
+ * body (anything but GET, HEAD and OPTIONS); composed once per route, when the app is ready.
+ */
+export type StepsForAccess = (access: RouteAccess, cost: RouteCost | undefined, readsBody: boolean) => readonly RequestStep[];
 
-export function installRouteTable(app: FastifyInstance, stepsFor: StepsForAccess): void {
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * `stepsFor` runs before the body is read (onRequest); `afterBodyFor`, for a route whose methods
+ * read a body, once it is read and validated (preHandler): a step that holds something until the
+ * response is sent (a place among the expensive requests) must not hold it while a client
+ * trickles its body in.
+ */
+export function installRouteTable(app: FastifyInstance, stepsFor: StepsForAccess, afterBodyFor?: StepsForAccess): void {
   const table: RouteEntry[] = [];
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
@@ -56,14 +67,23 @@ export function installRouteTable(app: FastifyInstance, stepsFor: StepsForAccess
       },
     };
     table.push(entry);
+    const readsBody = methods.some((method) => !BODYLESS.has(method));
     // Composed at the first request, when every onRoute hook (and so every declaration) has run.
     let run: onRequestHookHandler | undefined;
     const gate: onRequestHookHandler = function (request, reply, done) {
-      run ??= runRequestSteps(stepsFor(entry.access, entry.cost));
+      run ??= runRequestSteps(stepsFor(entry.access, entry.cost, readsBody));
       return run.call(this, request, reply, done);
     };
     const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [gate, ...own];
+    if (afterBodyFor === undefined || !readsBody) return;
+    let runAfterBody: onRequestHookHandler | undefined;
+    const afterBody: preHandlerHookHandler = function (request, reply, done) {
+      runAfterBody ??= runRequestSteps(afterBodyFor(entry.access, entry.cost, readsBody));
+      return runAfterBody.call(this, request, reply, done);
+    };
+    const ownPreHandlers = route.preHandler === undefined ? [] : [route.preHandler].flat();
+    route.preHandler = [afterBody, ...ownPreHandlers];
   });
 }
 

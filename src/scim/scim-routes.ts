@@ -105,20 +105,22 @@ function searchParameters(body: unknown): Record<string, string> {
 /** A positive decimal integer parameter (RFC 7644 §3.4.2.4: values below 1 are read as 1, a count below 0 as 0). */
 function integer(value: string | undefined, name: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (!/^-?[0-9]{1,15}$/.test(value)) throw badRequest('invalidValue', `${name} must be an integer.`);
-  return Math.max(min, Number(value));
+  if (!/^-?[0-9]+$/.test(value)) throw badRequest('invalidValue', `${name} must be an integer.`);
+  // Past 15 digits an integer is beyond every page and count: read as the largest one kept exactly.
+  return Math.max(min, value.replace(/^-?0*/, '').length > 15 && !value.startsWith('-') ? Number.MAX_SAFE_INTEGER : Number(value));
 }
 
 /**
- * A list whose filter names one user by a unique key (`userName eq`, `externalId eq`, `id eq`:
- * an identity provider's existence check, its most frequent request) reads one user at
- * most, so it is no expensive request; a filter that does not parse is refused at once.
+ * A list whose filter names a user by a key (`userName eq`, `externalId eq`, `id eq`, or an
+ * address of `emails`: the existence checks of Okta and Entra, their most frequent requests)
+ * reads the few users that key names, so it is no expensive request; a filter that does not
+ * parse is refused at once.
  */
 function byUniqueKey(query: unknown): boolean {
   const filter = (query as Record<string, unknown>).filter;
   if (typeof filter !== 'string') return false;
   try {
-    return planList(parseFilter(filter)).unique === true;
+    return planList(parseFilter(filter)).narrowed;
   } catch {
     return true;
   }

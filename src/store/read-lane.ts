@@ -21,8 +21,12 @@ import { BudgetExceededError, ReadsSaturatedError } from './store-errors.js';
 export const READ_LANE_WAITING = 256;
 
 export interface Lane {
-  /** A place in the lane, given when one is free (or refused); call the release function once when done. */
-  acquire(deadline: number | undefined): Promise<() => void>;
+  /**
+   * A place in the lane, given when one is free (or refused); call the release function once
+   * when done. Aborting `signal` while it waits takes it out of the line (rejected with the
+   * signal's reason): a request whose client left must neither wait nor be given a place.
+   */
+  acquire(deadline: number | undefined, signal?: AbortSignal): Promise<() => void>;
   /** Runs `task` in a place of its own (released when it settles), answering BudgetExceededError at `deadline`. */
   run<T>(deadline: number | undefined, task: () => Promise<T>): Promise<T>;
 }
@@ -70,7 +74,8 @@ export function readLane(concurrency: number, maxWaiting: number): Lane {
     };
   }
 
-  async function acquire(deadline: number | undefined): Promise<() => void> {
+  async function acquire(deadline: number | undefined, signal?: AbortSignal): Promise<() => void> {
+    signal?.throwIfAborted();
     if (deadline !== undefined && Date.now() >= deadline) throw new BudgetExceededError();
     if (running < concurrency) {
       running++;
@@ -78,8 +83,19 @@ export function readLane(concurrency: number, maxWaiting: number): Lane {
     }
     if (waiting.length >= maxWaiting) throw new ReadsSaturatedError();
     await new Promise<void>((start, refuse) => {
-      waiting.push({ deadline, start, refuse });
+      const waiter = { deadline, start, refuse };
+      waiting.push(waiter);
       arm();
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const at = waiting.indexOf(waiter);
+          if (at === -1) return;
+          waiting.splice(at, 1);
+          refuse(signal.reason);
+        },
+        { once: true },
+      );
     });
     return releaser();
   }

@@ -189,10 +189,14 @@ describe('past its budget a search is answered 503 and its statement is cancelle
       finished.push('by username');
       const existence = await scimRequest(server.baseUrl, 'GET', `/scim/v2/Users?filter=${encodeURIComponent('userName eq "blocked"')}`);
       finished.push('existence check');
+      // Entra's check by address is no expensive request either.
+      const byAddress = await scimRequest(server.baseUrl, 'GET', `/scim/v2/Users?filter=${encodeURIComponent('emails[type eq "work"].value eq "blocked@example.com"')}`);
+      finished.push('by address');
+      assert.equal(byAddress.status, 200, byAddress.text);
       assert.deepEqual([byName.status, byName.body.length], [200, 1], byName.text);
       assert.deepEqual([existence.status, existence.body.totalResults], [200, 1], existence.text);
       for (const held of await Promise.all(holders)) assert.equal(held.status, 503, held.text);
-      assert.deepEqual(finished, ['by username', 'existence check', 'holder', 'holder'], 'answered without waiting for a place');
+      assert.deepEqual(finished, ['by username', 'existence check', 'by address', 'holder', 'holder'], 'answered without waiting for a place');
     });
   });
 
@@ -235,5 +239,50 @@ describe('past its budget a search is answered 503 and its statement is cancelle
       const res = await server.get('/users?q=blo');
       assert.equal(res.status, 200, res.text);
     }
+  });
+});
+
+describe('a client trickling the body of an expensive request holds no place while it does', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { REQUEST_BUDGET_MS: '1000' } });
+    assert.equal((await server.post('/users', { username: 'trickle', email_address: 'trickle@example.com' })).status, 201);
+  });
+  after(() => server?.close());
+
+  it('two SCIM searches whose bodies arrive a byte at a time leave every search served; they end 503 past their budget', async () => {
+    const url = new URL(server.baseUrl);
+    const body = Buffer.from(JSON.stringify({ schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], count: 1 }));
+    const finished: string[] = [];
+    /** A POST /scim/v2/Users/.search whose body is sent one byte every 50 ms (about 3 s for this body). */
+    const trickled = () =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          { host: url.hostname, port: url.port, method: 'POST', path: '/scim/v2/Users/.search', agent: false, headers: { 'content-type': 'application/scim+json', 'content-length': String(body.length) } },
+          (res) => {
+            res.resume();
+            res.on('end', () => (finished.push('trickled'), resolve(res.statusCode ?? 0)));
+          },
+        );
+        req.on('error', reject);
+        let sent = 0;
+        const timer = setInterval(() => {
+          req.write(body.subarray(sent, sent + 1));
+          if (++sent === body.length) {
+            clearInterval(timer);
+            req.end();
+          }
+        }, 50);
+      });
+    const slow = [trickled(), trickled()];
+    // Both have begun; were their places taken before their bodies, these searches would wait and end 503.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const path of ['/users?q=trick', '/users?limit=5']) {
+      const res = await server.get(path);
+      assert.equal(res.status, 200, res.text);
+      finished.push(path);
+    }
+    assert.deepEqual(await Promise.all(slow), [503, 503], 'a body that took longer than the budget: the request is answered 503');
+    assert.deepEqual(finished, ['/users?q=trick', '/users?limit=5', 'trickled', 'trickled']);
   });
 });

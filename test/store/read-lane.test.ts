@@ -85,3 +85,17 @@ it('a place released twice counts once', async () => {
   again();
   assert.equal(await waiting, 'waiting');
 });
+
+it('a waiter whose signal aborts leaves the line at once, rejected with the reason, and is never given a place', async () => {
+  const lane = readLane(1, 1);
+  const holder = await lane.acquire(undefined);
+  const left = new AbortController();
+  const waiting = lane.acquire(undefined, left.signal);
+  left.abort(new Error('the client left'));
+  await assert.rejects(waiting, /the client left/);
+  // Its place in the line is free again: another may wait (maxWaiting 1), and gets the place.
+  const next = lane.acquire(undefined);
+  holder();
+  const release = await next;
+  release();
+});
