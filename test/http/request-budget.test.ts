@@ -130,6 +130,18 @@ describeEachStore('a reader sending the most expensive requests does not stall t
   });
 });
 
+/** Waits (a bounded number of looks) until the service's two expensive places wait on `tx`'s lock, as pg_stat_activity shows them. */
+async function untilBothPlacesWaitOnTheLock(tx: postgres.TransactionSql): Promise<void> {
+  const waitingOnLock = async () => {
+    // pg_stat_activity is read once per transaction unless its snapshot is cleared.
+    await tx`SELECT pg_stat_clear_snapshot()`;
+    const [row] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'user-service' AND wait_event_type = 'Lock'`;
+    return row?.n;
+  };
+  for (let tries = 0; (await waitingOnLock()) !== 2 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(await waitingOnLock(), 2, 'both places are taken');
+}
+
 const postgresSkip = STORE_KINDS.find((store) => store.kind === 'postgres')?.skip;
 describe('past its budget a search is answered 503 and its statement is cancelled [postgres]', postgresSkip ? { skip: postgresSkip } : {}, () => {
   let server: TestServer;
@@ -178,13 +190,7 @@ describe('past its budget a search is answered 503 and its statement is cancelle
       // Two word searches take both places and wait on the lock until their budget (1 s) ends them.
       const finished: string[] = [];
       const holders = [server.get('/users?q=blo'), server.get('/users?q=blo')].map((held) => held.then((res) => (finished.push('holder'), res)));
-      const waitingOnLock = async () => {
-        await tx`SELECT pg_stat_clear_snapshot()`;
-        const [row] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'user-service' AND wait_event_type = 'Lock'`;
-        return row?.n;
-      };
-      for (let tries = 0; (await waitingOnLock()) !== 2 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
-      assert.equal(await waitingOnLock(), 2, 'both places are taken');
+      await untilBothPlacesWaitOnTheLock(tx);
       const byName = await server.get('/users?username=BLOCKED');
       finished.push('by username');
       const existence = await scimRequest(server.baseUrl, 'GET', `/scim/v2/Users?filter=${encodeURIComponent('userName eq "blocked"')}`);
@@ -220,13 +226,7 @@ describe('past its budget a search is answered 503 and its statement is cancelle
       await tx`LOCK TABLE user_terms IN ACCESS EXCLUSIVE MODE`;
       // Two searches take both places and wait on the lock until their budget (1 s) ends them.
       const holders = [search(), search()];
-      const waitingOnLock = async () => {
-        await tx`SELECT pg_stat_clear_snapshot()`;
-        const [row] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'user-service' AND wait_event_type = 'Lock'`;
-        return row?.n;
-      };
-      for (let tries = 0; (await waitingOnLock()) !== 2 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
-      assert.equal(await waitingOnLock(), 2, 'both places are taken');
+      await untilBothPlacesWaitOnTheLock(tx);
       // Two more arrive later (so their budget ends after the holders'), wait for a place, and their clients leave.
       const leaving = [search(), search()];
       await new Promise((resolve) => setTimeout(resolve, 100));
