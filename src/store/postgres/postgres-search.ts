@@ -152,7 +152,8 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
      * with a walk limit reads at most that many users of the sort's index (an inner page) and
      * keeps those that match; the same statement (one snapshot, so the two agree while users
      * are written) adds the last user the inner page reads, with `walk_end` true, when that
-     * many remain. UNION ALL appends its branches in order, each in its own ORDER BY.
+     * many remain: found by its uid in the sort's index (an index-only walk, no row read for
+     * the users it passes), then read by primary key. UNION ALL appends its branches in order.
      */
     async page(run: Run, columns: Fragment, page: SearchPage): Promise<{ query: Fragment }> {
       const { orderBy, keyset } = ordering(page);
@@ -161,7 +162,7 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
         const inner = sql`SELECT * FROM users WHERE ${keyset} ORDER BY ${orderBy} LIMIT ${page.walkLimit}`;
         return {
           query: sql`(SELECT ${columns}, false AS walk_end FROM (${inner}) users WHERE ${conditions(page.filter)} ORDER BY ${orderBy} LIMIT ${page.limit})
-            UNION ALL (SELECT ${columns}, true FROM users WHERE ${keyset} ORDER BY ${orderBy} LIMIT 1 OFFSET ${page.walkLimit - 1})`,
+            UNION ALL (SELECT ${columns}, true FROM users WHERE uid = (SELECT uid FROM users WHERE ${keyset} ORDER BY ${orderBy} LIMIT 1 OFFSET ${page.walkLimit - 1}))`,
         };
       }
       return { query: sql`SELECT ${columns}, false AS walk_end FROM ${rowsOf(driver)} WHERE ${conditions(page.filter)} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.limit}` };

@@ -13,11 +13,16 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { BudgetExceededError } from '../store-errors.js';
 
-/** One statement: `all` rows as objects, `get` the first row as an object, `row` the first row as an array. */
+/**
+ * One statement: `all` rows as objects, `get` the first row as an object, `row` the first row
+ * as an array. With `unlessRows`, it runs only when the statement before it returned fewer
+ * rows than that (else its result is undefined): work a page needs only when it is not full.
+ */
 export interface SqlStatement {
   sql: string;
   params: unknown[];
   mode: 'all' | 'get' | 'row';
+  unlessRows?: number;
 }
 
 /** Runs statements in one snapshot, in order; rejects with BudgetExceededError past `deadline` (ms since the epoch). */
@@ -50,10 +55,17 @@ export function statementRunner(db: BetterSqlite3.Database, budgetMessage: strin
     }
     return statement;
   };
-  const inSnapshot = db.transaction((statements: readonly { sql: string; params: unknown[]; mode: string }[]) =>
-    statements.map(({ sql, params, mode }) => (mode === 'all' ? prepared(sql, mode).all(...params) : prepared(sql, mode).get(...params))),
-  );
-  return (statements: readonly { sql: string; params: unknown[]; mode: string }[], until?: number): unknown[] => {
+  type Statement = { sql: string; params: unknown[]; mode: string; unlessRows?: number };
+  const inSnapshot = db.transaction((statements: readonly Statement[]) => {
+    const results: unknown[] = [];
+    for (const { sql, params, mode, unlessRows } of statements) {
+      const previous = results[results.length - 1];
+      if (unlessRows !== undefined && Array.isArray(previous) && previous.length >= unlessRows) results.push(undefined);
+      else results.push(mode === 'all' ? prepared(sql, mode).all(...params) : prepared(sql, mode).get(...params));
+    }
+    return results;
+  });
+  return (statements: readonly Statement[], until?: number): unknown[] => {
     deadline = until ?? Infinity;
     calls = 0;
     if (Date.now() > deadline) throw new Error(budgetMessage);

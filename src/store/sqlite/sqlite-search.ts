@@ -221,7 +221,8 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
       const query = pageQuery(page, driver);
       const limited = driver === undefined && page.walkLimit !== undefined ? { ...page, walkLimit: page.walkLimit } : undefined;
       const statements: SqlStatement[] = [{ sql: latest, params: [], mode: 'get' }, { ...query, mode: 'all' }];
-      if (limited) statements.push({ ...walkEndQuery(limited), mode: 'get' });
+      // Read only when the page is not full: a walk that fills it ends at its last user.
+      if (limited) statements.push({ ...walkEndQuery(limited), mode: 'get', unlessRows: page.limit });
       const [position, rows, end] = await reads(statements, page.deadline);
       const result = { rows: rows as StoredUserRow[], position: (position as { latest: number }).latest };
       // A page the walk filled ends at its last user; one the walk limit ended continues after the last user read.
