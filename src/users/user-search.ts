@@ -31,9 +31,8 @@ export interface SearchResult {
  * Most users a walked page reads along the sort's index (store/user-store.ts walkLimit):
  * a page of `q` words that are each common but rarely together ends after that many, with
  * the users it found (maybe none) and a `next` link that continues after the last one
- * read. So a page's cost never grows with the directory: at about 1 µs a user on SQLite,
- * 10,000 cost some 10–30 ms, and a broad word (0.5 % of the users) still fills a page of
- * 20 after about 4,000.
+ * read. So a page's cost is bounded by the limit, never by the directory's size, and a
+ * broad word (0.5 % of the users) still fills a page of 20 after about 4,000.
  */
 export const WALK_LIMIT = 10_000;
 
