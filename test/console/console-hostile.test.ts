@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { apiKeysFixture, type ApiKeysFixture } from '../helpers/auth-fixtures.js';
-import { chromiumSkip, launchChromium } from '../helpers/chromium.js';
+import { chromiumSkip, launchChromium, signedInConsole } from '../helpers/chromium.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 describe('the console against slow answers and hostile records', chromiumSkip ? { skip: chromiumSkip } : {}, () => {
@@ -41,14 +41,7 @@ describe('the console against slow answers and hostile records', chromiumSkip ? 
     keys?.cleanup();
   });
 
-  async function signedIn(): Promise<Page> {
-    const page = await browser.newPage();
-    await page.goto(`${server.baseUrl}/console`);
-    await page.getByLabel('Key or token').fill(keys.keys.admin);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
-    return page;
-  }
+  const signedIn = () => signedInConsole(browser, server.baseUrl, keys.keys.admin);
 
   /** Holds the answers to requests matching `pattern` until release() is called. */
   async function hold(page: Page, pattern: RegExp): Promise<{ release(): void }> {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { apiKeysFixture, type ApiKeysFixture } from '../helpers/auth-fixtures.js';
-import { chromiumSkip, launchChromium } from '../helpers/chromium.js';
+import { chromiumSkip, launchChromium, signedInConsole } from '../helpers/chromium.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const WIDTH = 1280;
@@ -42,14 +42,7 @@ describe('the console with long unbroken words', chromiumSkip ? { skip: chromium
     keys?.cleanup();
   });
 
-  async function signedIn(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: WIDTH, height: 900 } });
-    await page.goto(`${server.baseUrl}/console`);
-    await page.getByLabel('Key or token').fill(keys.keys.admin);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
-    return page;
-  }
+  const signedIn = () => signedInConsole(browser, server.baseUrl, keys.keys.admin, { viewport: { width: WIDTH, height: 900 } });
 
   /** The page's width beyond the window's: 0 when nothing scrolls sideways. */
   const overflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
