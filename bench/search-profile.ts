@@ -1,0 +1,48 @@
+/**
+ * Where a search page's CPU goes in the service: the service (unbundled, so files are
+ * named) under `node --cpu-prof` on a seeded database, one search shape (search-shapes.ts)
+ * sent by autocannon for BENCH_DURATION_S seconds, then each thread's profile (the main
+ * thread's, then any worker's) as self time by component and by function
+ * (profile-summary.ts), with the CPU per request. Start-up is in the profiles too.
+ *
+ *   npm run build && node dist/bench/search-profile.js DATABASE [SHAPE]
+ *
+ * DATABASE: a SQLite file or a postgres:// URL seeded by the bench; SHAPE: a shape's name
+ * (default q-rare); BENCH_CONNECTIONS and BENCH_DURATION_S as for npm run bench.
+ */
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadBenchOptions } from './bench-options.js';
+import { runLoad } from './load.js';
+import { formatProfileSummary, summariseProfile } from './profile-summary.js';
+import { SEARCH_SHAPES } from './search-shapes.js';
+import { makeCredentials, startService } from './servers.js';
+
+const options = loadBenchOptions(process.cwd());
+const [location, shapeName = 'q-rare'] = process.argv.slice(2);
+if (!location) throw new Error('usage: node dist/bench/search-profile.js DATABASE [SHAPE]');
+const shape = SEARCH_SHAPES.find((s) => s.name === shapeName);
+if (!shape) throw new Error(`unknown shape ${shapeName}; one of ${SEARCH_SHAPES.map((s) => s.name).join(', ')}`);
+
+mkdirSync(join(options.root, 'bench/.out'), { recursive: true });
+const runDir = mkdtempSync(join(options.root, 'bench/.out/search-profile-'));
+const dir = join(runDir, 'profile');
+mkdirSync(dir);
+const credentials = makeCredentials(runDir);
+const db = { store: location.startsWith('postgres') ? ('postgres' as const) : ('sqlite' as const), location };
+const server = await startService(options, runDir, db, credentials, { name: `profile-${shape.name}`, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`], unbundled: true });
+const measurement = await runLoad(server, {
+  requests: shape.paths(options.users).map((path) => ({ method: 'GET' as const, path })),
+  connections: options.connections,
+  durationS: options.durationS,
+  headers: credentials.headers,
+});
+await server.stop(); // the profile is written as the process exits
+// One profile per thread: the main thread's first (its thread id, the number after the pid, is 0), then workers' (SQLite's readers).
+const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+if (files.length === 0) throw new Error(`no .cpuprofile was written to ${dir}`);
+const perRequest = (measurement.serverCpu / measurement.rps) * 1e6;
+console.log(`${db.store}, ${shape.title}: ${measurement.ok.toLocaleString('en')} responses at ${measurement.rps.toFixed(0)} req/s (${options.connections} connections, ${options.durationS} s) under the profiler, ${perRequest.toFixed(0)} µs CPU per request, failures ${JSON.stringify(measurement.failures)}`);
+for (const [i, file] of files.entries()) {
+  console.log(formatProfileSummary(`${db.store} service, ${shape.name}, ${i === 0 ? 'main thread' : `worker thread ${i}`} (${file})`, summariseProfile(join(dir, file), options.root, 15)));
+}
