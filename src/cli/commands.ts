@@ -65,7 +65,7 @@ export const COMMANDS: Record<string, Command> = {
       '                                   "CSV (Comma delimited)"), iso-8859-1 (latin1), utf-16, utf-16le or utf-16be',
       '  --report FILE                    refused and skipped lines, as JSON Lines (default FILE.report.jsonl, or in the',
       '                                   temporary folder when FILE\'s folder cannot be written; removed when empty)',
-      `  --batch-size N                   records per transaction (default ${DEFAULT_BATCH_SIZE.sqlite} on SQLite, ${DEFAULT_BATCH_SIZE.postgres} on PostgreSQL)`,
+      `  --batch-size N                   records per transaction (default ${DEFAULT_BATCH_SIZE.sqlite} on SQLite, ${DEFAULT_BATCH_SIZE.postgres} on PostgreSQL; fewer once they hold 4 MiB)`,
       '  --idempotency-key KEY            the run\'s key (default: a new one, printed): a later run with KEY (after a',
       '                                   crash or a stop) replays the batches this one committed and writes the rest',
     ].join('\n'),
