@@ -9,20 +9,10 @@ import { loadConfig } from '../config.js';
 import { migrateStore, openStore } from '../store/open-store.js';
 import { UsageError, type ParsedArguments } from './arguments.js';
 import { BACKUP_COMMANDS } from './backup-commands.js';
+import type { Command } from './command.js';
 import { exportUsers } from './export-command.js';
 import { DEFAULT_BATCH_SIZE, IMPORT_OPTIONS, runImport } from './import-run.js';
 import { ALL_SETTINGS, EXISTING_STORE_SETTINGS, pickSettings, STORE_SETTINGS } from './settings.js';
-
-export interface Command {
-  summary: string;
-  usage: string;
-  options: Record<string, 'value' | 'flag'>;
-  optionsHelp?: string;
-  /** The configuration settings the command reads. */
-  settings: readonly string[];
-  /** Resolves with the exit code, or -1 to keep running (serve). */
-  run(args: ParsedArguments, config: () => ReturnType<typeof loadConfig>): Promise<number>;
-}
 
 export const COMMANDS: Record<string, Command> = {
   serve: {
