@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { snapshotName } from '../backup/snapshot-name.js';
 import { fileBackup, markFeedRestored, storeBackupFor } from '../store/store-backup.js';
 import { UsageError } from './arguments.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { EXISTING_STORE_SETTINGS } from './settings.js';
 
 

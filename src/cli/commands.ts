@@ -9,20 +9,10 @@ import { loadConfig } from '../config.js';
 import { migrateStore, openStore } from '../store/open-store.js';
 import { UsageError, type ParsedArguments } from './arguments.js';
 import { BACKUP_COMMANDS } from './backup-commands.js';
+import type { Command } from './command.js';
 import { exportUsers } from './export-command.js';
 import { DEFAULT_BATCH_SIZE, IMPORT_OPTIONS, runImport } from './import-run.js';
 import { ALL_SETTINGS, EXISTING_STORE_SETTINGS, pickSettings, STORE_SETTINGS } from './settings.js';
-
-export interface Command {
-  summary: string;
-  usage: string;
-  options: Record<string, 'value' | 'flag'>;
-  optionsHelp?: string;
-  /** The configuration settings the command reads. */
-  settings: readonly string[];
-  /** Resolves with the exit code, or -1 to keep running (serve). */
-  run(args: ParsedArguments, config: () => ReturnType<typeof loadConfig>): Promise<number>;
-}
 
 export const COMMANDS: Record<string, Command> = {
   serve: {
@@ -65,7 +55,7 @@ export const COMMANDS: Record<string, Command> = {
       '                                   "CSV (Comma delimited)"), iso-8859-1 (latin1), utf-16, utf-16le or utf-16be',
       '  --report FILE                    refused and skipped lines, as JSON Lines (default FILE.report.jsonl, or in the',
       '                                   temporary folder when FILE\'s folder cannot be written; removed when empty)',
-      `  --batch-size N                   records per transaction (default ${DEFAULT_BATCH_SIZE.sqlite} on SQLite, ${DEFAULT_BATCH_SIZE.postgres} on PostgreSQL)`,
+      `  --batch-size N                   records per transaction (default ${DEFAULT_BATCH_SIZE.sqlite} on SQLite, ${DEFAULT_BATCH_SIZE.postgres} on PostgreSQL; fewer once they hold 4 MiB)`,
       '  --idempotency-key KEY            the run\'s key (default: a new one, printed): a later run with KEY (after a',
       '                                   crash or a stop) replays the batches this one committed and writes the rest',
     ].join('\n'),

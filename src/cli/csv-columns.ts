@@ -41,7 +41,10 @@ function setOnce(record: Members, path: readonly string[], value: unknown, colum
 }
 
 function define(target: Members, name: string, value: unknown): void {
-  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  // Assignment makes the same own, enumerable, writable member, at a fraction of the cost, for
+  // every name but `__proto__` (whose assignment would set the prototype instead).
+  if (name !== '__proto__') target[name] = value;
+  else Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** A cell that cannot become a member: the row is rejected with this reason. */

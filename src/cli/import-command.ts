@@ -99,13 +99,28 @@ export function emptySummary(): ImportSummary {
 
 type Entry = { line: number; user: ImportUser } | { line: number; refused: { reason: string; errors?: unknown } };
 
-/** A batch being read: its entries, and a digest of the records as read (for --idempotency-key). */
+/**
+ * A batch being read: its entries, and the text its digest (for --idempotency-key) is taken
+ * of, hashed once when the batch is written: SHA-256 of the parts in turn is SHA-256 of their
+ * concatenation, so the digest is the one a hash updated record by record gives.
+ */
 interface Batch {
   entries: Entry[];
-  digest: ReturnType<typeof createHash>;
+  digested: string[];
+  /** Length of the records' text so far (UTF-16 units of their JSON). */
+  size: number;
 }
 
-const newBatch = (): Batch => ({ entries: [], digest: createHash('sha256') });
+const newBatch = (): Batch => ({ entries: [], digested: [], size: 0 });
+
+/**
+ * A batch also ends once its records' JSON text reaches this many UTF-16 units (about as
+ * many bytes for the text an HR file holds), whatever --batch-size says: a file of large
+ * users (16 KiB of attributes each) then writes batches of a few hundred, so the two batches
+ * held at once (one read, one written) stay within the import's memory whatever the file.
+ * It depends on the records alone, so a resumed run numbers its batches as the first did.
+ */
+export const BATCH_TEXT_MAX = 4 * 1024 * 1024;
 
 /** Counts each entry of a written batch and reports what needs reporting, in file order. */
 function accountBatch(batch: Entry[], outcomes: Awaited<ReturnType<UserStore['importUsers']>>, onConflict: OnConflict, summary: ImportSummary, report: ImportReport): void {
@@ -205,8 +220,8 @@ export async function importUsers(storeNow: () => Promise<UserStore>, options: I
     await settle();
     if (summary.stoppedAt !== undefined || stopped()) return false;
     const users = batch.entries.flatMap((entry) => ('user' in entry ? [entry.user] : []));
-    batch.digest.update(options.onConflict);
-    const written = users.length > 0 ? write(users, batch.digest.digest('base64url')) : Promise.resolve([]);
+    batch.digested.push(options.onConflict);
+    const written = users.length > 0 ? write(users, createHash('sha256').update(batch.digested.join('')).digest('base64url')) : Promise.resolve([]);
     inFlight = written.then((outcomes) => accountBatch(batch.entries, outcomes, options.onConflict, summary, report));
     inFlight.catch(() => {}); // the failure surfaces at the next settle()
     return true;
@@ -224,14 +239,16 @@ export async function importUsers(storeNow: () => Promise<UserStore>, options: I
       }
       read += 1;
       // The records as read, not as checked: an import assigns new uids on every run.
-      if (options.idempotency) batch.digest.update(JSON.stringify([entry.line, 'error' in entry ? entry.error : entry.record]));
+      const text = JSON.stringify([entry.line, 'error' in entry ? entry.error : entry.record]);
+      batch.size += text.length;
+      if (options.idempotency) batch.digested.push(text);
       if ('error' in entry) batch.entries.push({ line: entry.line, refused: { reason: entry.error } });
       else {
         const result = check(entry.record);
         if (result.ok) batch.entries.push({ line: entry.line, user: result.user });
         else batch.entries.push({ line: entry.line, refused: { reason: result.reason, ...(result.errors ? { errors: result.errors } : {}) } });
       }
-      if (batch.entries.length >= options.batchSize) {
+      if (batch.entries.length >= options.batchSize || batch.size >= BATCH_TEXT_MAX) {
         if (!(await submit(batch))) {
           cut = true;
           break;

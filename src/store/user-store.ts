@@ -27,9 +27,13 @@ import type { EventOrigin } from '../events/event-origin.js';
 import type { Leadership } from '../events/leadership.js';
 import type { LookupKey, User, UserFields } from '../users/user.js';
 import type { UserRepresentation } from '../users/user-representation.js';
+import type { Facet, SortKey } from '../users/user-vocabulary.js';
 import type { ImportOutcome, ImportUser, OnConflict } from './import-plan.js';
 import type { PageMark } from './page-marks.js';
 import type { MatchCount } from './search-plan.js';
+
+/** The domain's search vocabulary (users/user-vocabulary.ts), re-exported for the adapters that still name it from the port. */
+export { FACETS, SORT_FIELDS, type Facet, type SortField, type SortKey } from '../users/user-vocabulary.js';
 
 /** Decides, inside the write's transaction, whether the write may proceed given the current user. */
 export type Precondition = (current: User) => boolean;
@@ -79,13 +83,6 @@ export interface PendingIdempotency extends Omit<IdempotencyRecord, 'response'> 
 
 export type WriteOutcome<T> = { status: 'ok'; value: T } | { status: 'not-found' } | { status: 'precondition-failed' };
 
-/**
- * Profile fields a search filters on by equality (canonical, case-insensitive), each indexed
- * (search-column.ts). `manager` is the manager's id (`manager.value`).
- */
-export const FACETS = ['department', 'title', 'organization', 'division', 'cost_center', 'employee_number', 'user_type', 'manager'] as const;
-export type Facet = (typeof FACETS)[number];
-
 /** Bounds on an instant (RFC 3339 with milliseconds, UTC, as the stores keep them); each given one must hold. */
 export interface InstantBounds {
   gt?: string;
@@ -115,15 +112,6 @@ export interface SearchFilter {
   words?: string[];
   /** Uids left out (the exact matches a `q` ranks first, served before the rest). */
   exclude?: string[];
-}
-
-/** Fields a search can be sorted by: each has an index that pages walk. */
-export const SORT_FIELDS = ['uid', 'username', 'display_name', 'family_name', 'given_name', 'created_at', 'updated_at'] as const;
-export type SortField = (typeof SORT_FIELDS)[number];
-
-export interface SortKey {
-  field: Exclude<SortField, 'uid'>;
-  descending: boolean;
 }
 
 /**

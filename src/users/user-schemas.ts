@@ -4,7 +4,7 @@
  * String formats named here are registered from user-formats.ts.
  */
 import { Type, type Static, type TOptional, type TString } from 'typebox';
-import { FACETS, SORT_FIELDS, type Facet } from '../store/user-store.js';
+import { FACETS, SORT_FIELDS, type Facet } from './user-vocabulary.js';
 import { QUERY_WORDS_MAX } from './search-words.js';
 import { named } from '../http/openapi/api-document.js';
 import { LINKED_PARAMETER_MAX } from '../http/link-query.js';
@@ -261,7 +261,7 @@ const INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,
 const InstantParam = (description: string) =>
   Type.String({ pattern: INSTANT_PATTERN, ...expecting('an RFC 3339 date-time with a time zone, such as 2026-01-31T12:00:00Z'), description, examples: ['2026-01-31T12:00:00Z'] });
 
-/** One filter per facet (store/user-store.ts FACETS), named as the profile member. */
+/** One filter per facet (user-vocabulary.ts FACETS), named as the profile member. */
 function facetParams() {
   const described: Record<Facet, string> = {
     department: 'Department',

@@ -8,7 +8,7 @@
 import { ProblemError } from '../http/problems.js';
 import { compareCodePoints, compareUsers, matchesSearch, sortValue, uidDescending } from '../store/search-match.js';
 import type { MatchCount } from '../store/search-plan.js';
-import { FACETS, type InstantBounds, type PageResult, type Positioned, type SearchFilter, type SortKey, type UserStore } from '../store/user-store.js';
+import type { InstantBounds, PageResult, Positioned, SearchFilter, UserStore } from '../store/user-store.js';
 import { canon } from './canonical.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './search-cursor.js';
 import { QUERY_WORDS_MAX, queryWords } from './search-words.js';
@@ -16,6 +16,7 @@ import { isStorable } from './user-input.js';
 import { millisecondBound, parseInstant, type BoundOp } from './instant.js';
 import { COUNT_BOUND, SEARCH_LIMIT_DEFAULT, type SearchQuery } from './user-schemas.js';
 import type { User } from './user.js';
+import { FACETS, type SortKey } from './user-vocabulary.js';
 
 export interface SearchResult {
   users: User[];

@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { emailKeysOf, keysOf, type LookupKey, type User } from '../../users/user.js';
+import { emailKeysOf, type LookupKey, type User } from '../../users/user.js';
+import { keysOfUser } from '../import-batch-plan.js';
 import { representationOf, withStoredRepresentation, type UserRepresentation } from '../../users/user-representation.js';
 import { AbandonedWrite, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { translateSqliteError as translate } from './sqlite-errors.js';
@@ -104,7 +105,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
 
   function insertKeys(user: User): void {
     for (const value of emailKeysOf(user)) insertEmail.run(value, user.uid);
-    for (const entry of keysOf(user)) {
+    for (const entry of keysOfUser(user)) {
       try {
         insertKey.run(entry.key, entry.value, user.uid);
       } catch (error) {
@@ -148,11 +149,12 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const emitUser = (type: 'user.created' | 'user.updated', user: User, time: string, origin?: EventOrigin) => emit(type, user.uid, time, representationOf(user).json, origin);
 
   const selectKeyHolder = db.prepare<[string, string], { uid: string }>('SELECT uid FROM user_keys WHERE key = ? AND value = ?');
+  const selectUidHeld = db.prepare<[string], { held: number }>('SELECT 1 AS held FROM users WHERE uid = ?');
 
   /** Who holds the user's uid and each of its keys, in key order. */
   function holdersOf(user: User): Holder[] {
-    const holders: Holder[] = selectByUid.get(user.uid) ? [{ key: 'uid', uid: user.uid }] : [];
-    for (const entry of keysOf(user)) {
+    const holders: Holder[] = selectUidHeld.get(user.uid) ? [{ key: 'uid', uid: user.uid }] : [];
+    for (const entry of keysOfUser(user)) {
       const holder = selectKeyHolder.get(entry.key, entry.value);
       if (holder) holders.push({ key: entry.key, uid: holder.uid });
     }
