@@ -30,7 +30,8 @@
  * served the previous one, or a client jumps) is found by walking uids from the
  * nearest remembered start.
  */
-import type { Facet, SearchFilter, SortKey } from '../store/user-store.js';
+import type { SearchFilter } from '../store/user-store.js';
+import type { Facet, SortKey } from '../users/user-vocabulary.js';
 import { compareUsers, matchesSearch, sortValue } from '../store/search-match.js';
 import { mapInSlices } from '../event-loop-slices.js';
 import { canon } from '../users/canonical.js';

@@ -14,7 +14,7 @@
 import { fold, userWords } from '../users/search-words.js';
 import { canon } from '../users/canonical.js';
 import type { User } from '../users/user.js';
-import { FACETS, type Facet } from './user-store.js';
+import { FACETS, type Facet } from '../users/user-vocabulary.js';
 
 /** The `search` of a row written by no release that knew it: no words, no terms, empty sort keys. Part of migration 11: never change it. */
 export const EMPTY_SEARCH = '{"text":" ","terms":[],"sort":{"username":"","display_name":"","family_name":"","given_name":""}}';

@@ -6,7 +6,8 @@
 import { emailKeysOf, keysOf, type User } from '../users/user.js';
 import { fold, userWords } from '../users/search-words.js';
 import { canon } from '../users/canonical.js';
-import { FACETS, type InstantBounds, type SearchFilter, type SortKey, type WalkMark } from './user-store.js';
+import { FACETS, type SortKey } from '../users/user-vocabulary.js';
+import type { InstantBounds, SearchFilter, WalkMark } from './user-store.js';
 
 const within = (at: string, bounds: InstantBounds) =>
   (bounds.gt === undefined || at > bounds.gt) && (bounds.ge === undefined || at >= bounds.ge) && (bounds.lt === undefined || at < bounds.lt) && (bounds.le === undefined || at <= bounds.le);

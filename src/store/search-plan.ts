@@ -23,7 +23,8 @@
  * (test/search/search-plans.test.ts reads each shape's plan).
  */
 import { prefixUpperBound } from '../users/canonical.js';
-import { FACETS, type InstantBounds, type SearchFilter } from './user-store.js';
+import { FACETS } from '../users/user-vocabulary.js';
+import type { InstantBounds, SearchFilter } from './user-store.js';
 
 /** Most index entries a driving condition may name. */
 export const DRIVE_BOUND = 5000;

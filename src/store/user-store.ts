@@ -32,8 +32,6 @@ import type { ImportOutcome, ImportUser, OnConflict } from './import-plan.js';
 import type { PageMark } from './page-marks.js';
 import type { MatchCount } from './search-plan.js';
 
-/** The domain's search vocabulary (users/user-vocabulary.ts), re-exported for the adapters that still name it from the port. */
-export { FACETS, SORT_FIELDS, type Facet, type SortField, type SortKey } from '../users/user-vocabulary.js';
 
 /** Decides, inside the write's transaction, whether the write may proceed given the current user. */
 export type Precondition = (current: User) => boolean;

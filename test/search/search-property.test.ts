@@ -21,7 +21,8 @@ import { compareUsers, matchesSearch } from '../../src/store/search-match.js';
 import { parseSearch, WALK_LIMIT } from '../../src/users/user-search.js';
 import type { SearchQuery } from '../../src/users/user-schemas.js';
 import { canon } from '../../src/users/canonical.js';
-import { SORT_FIELDS, type UserStore } from '../../src/store/user-store.js';
+import type { UserStore } from '../../src/store/user-store.js';
+import { SORT_FIELDS } from '../../src/users/user-vocabulary.js';
 
 const GIVEN = ['José', 'María José', 'Łukasz', 'Seán', 'Zoë', 'Søren', 'Nguyễn Văn', 'Ана', 'Дмитрий', '小明', 'Ólafur', 'Jose', 'Müge', 'Œdipe', 'Straße', 'İsmail', 'Ἀλέξανδρος'];
 const FAMILY = ['García', 'García-López', "O'Brien", 'de la Cruz', 'van der Berg', 'Wójcik', 'Ødegård', "d'Arc", 'Müller', '王', 'Иванова', 'Nguyễn', 'garcia', 'Dvořák', 'Ñúñez'];

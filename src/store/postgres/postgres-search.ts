@@ -9,7 +9,8 @@
 import type postgres from 'postgres';
 import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
 import { uidDescending } from '../search-match.js';
-import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
+import { FACETS, type SortKey } from '../../users/user-vocabulary.js';
+import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 type Run = <T>(fn: () => Promise<T>) => Promise<T>;

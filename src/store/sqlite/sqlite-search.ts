@@ -5,7 +5,8 @@
  */
 import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
 import { uidDescending } from '../search-match.js';
-import { FACETS, type InstantBounds, type SearchFilter, type SearchPage, type SortKey } from '../user-store.js';
+import { FACETS, type SortKey } from '../../users/user-vocabulary.js';
+import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
 import type { SqlReads, SqlStatement } from './sqlite-reads.js';
 
