@@ -2,7 +2,9 @@
  * Versioned schema of the SQLite store. Migration N brings `PRAGMA user_version`
  * from N-1 to N; they run at open inside one IMMEDIATE transaction, so two
  * processes opening the same file at once migrate it exactly once.
- * Never edit a released migration: append a new one.
+ * Never edit a released migration: append a new one. One that rewrites stored
+ * representations first copies each into its user's latest event where that event
+ * reads it from the row (data '': migration 13, sqlite-event-log.ts).
  */
 import type { Database } from 'better-sqlite3';
 import { representationOf } from '../../users/user-representation.js';
