@@ -15,6 +15,7 @@ import { profileColumn } from '../../src/users/user-profile.js';
 import { withDefaults, type User } from '../../src/users/user.js';
 import { searchColumn } from '../../src/store/search-column.js';
 import { erasedEventData } from '../../src/store/erasure.js';
+import { ERASE_SQL, SUBJECT_PAGE_SQL } from '../../src/store/sqlite/sqlite-event-log.js';
 import { storeContractSuite } from '../store-contract.js';
 import { writeContractSuite } from '../store-contract-writes.js';
 import { assertMigratedTo8, userBefore8 } from './migration-8-checks.js';
@@ -276,6 +277,20 @@ describe('SQLite store specifics', () => {
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a user's history and its erasure read events by primary key only, never a walk of the feed", () => {
+    const db = openSqliteDatabase(':memory:');
+    try {
+      db.transaction(() => applySqliteMigrations(db, 0, SQLITE_MIGRATIONS.length))();
+      for (const sql of [SUBJECT_PAGE_SQL, ERASE_SQL]) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ uid: uuidv7(), after: 0, latest: 10, limit: 10, version: 1 }) as { detail: string }[]).map((row) => row.detail);
+        assert.ok(plan.every((line) => !/^SCAN (events|e)\b/.test(line)), plan.join('\n'));
+        assert.ok(plan.includes('SEARCH events USING INTEGER PRIMARY KEY (rowid=?)'), plan.join('\n'));
+      }
+    } finally {
+      db.close();
     }
   });
 

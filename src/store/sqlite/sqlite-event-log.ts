@@ -70,6 +70,15 @@ const CHAIN_SQL = `WITH RECURSIVE chain(p) AS (
     UNION ALL SELECT e.previous FROM chain JOIN events e ON e.position = chain.p WHERE e.previous > @after
   )`;
 
+/** The text of erasedEventData() (erasure.ts) over every earlier event of `@uid`, each with its own version (`@version`, the user's current one, for its latest event, whose data is the row's). */
+export const ERASE_SQL = `${CHAIN_SQL}
+  UPDATE events SET data = '{"uid":"' || subject || '","version":' || coalesce(json_extract(nullif(data, ''), '$.version'), CAST(@version AS INTEGER)) || ',"erased":true}'
+  WHERE position IN (SELECT p FROM chain) AND subject = @uid AND type <> 'user.deleted' AND json_extract(nullif(data, ''), '$.erased') IS NULL`;
+
+/** One user's page of events (`@uid`, after `@after` up to `@latest`, at most `@limit`): the chain walked back to `@after`, as many steps as the user has events after it. */
+export const SUBJECT_PAGE_SQL = `${CHAIN_SQL}
+  SELECT ${EVENT_COLUMNS} FROM events WHERE position IN (SELECT p FROM chain) AND subject = @uid AND position > @after AND position <= @latest ORDER BY position LIMIT @limit`;
+
 /** `enabled`: whether writes append events (CHANGE_FEED); a user's earlier events are erased and their data kept right either way. */
 export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) => Promise<T>, enabled = true): SqliteEventLog {
   const append = db.prepare<[string, string, string, string, string | null, string | null, string | null, number | null]>(
@@ -81,20 +90,10 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
   const rememberErased = db.prepare('INSERT INTO erased_subjects (subject, position) VALUES (?, ?) ON CONFLICT (subject) DO UPDATE SET position = excluded.position');
   // The latest event of a row about to be overwritten keeps the representation it was about.
   const keepData = db.prepare("UPDATE events SET data = (SELECT representation FROM users WHERE uid = ?) WHERE position = ? AND data = ''");
-  // The text of erasedEventData() (erasure.ts), built in SQL from each event's own version (the
-  // user's current one for its latest event, whose data is the row's). Walks the chain from the row.
-  const erase = db.prepare<[{ uid: string; after: number; version: number }]>(
-    `${CHAIN_SQL}
-     UPDATE events SET data = '{"uid":"' || subject || '","version":' || coalesce(json_extract(nullif(data, ''), '$.version'), CAST(@version AS INTEGER)) || ',"erased":true}'
-     WHERE position IN (SELECT p FROM chain) AND subject = @uid AND type <> 'user.deleted' AND json_extract(nullif(data, ''), '$.erased') IS NULL`,
-  );
+  const erase = db.prepare<[{ uid: string; after: number; version: number }]>(ERASE_SQL);
   const latest = db.prepare<[], { latest: number }>(LATEST_POSITION_SQL);
   const page = db.prepare<[number, number, number], Row>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`);
-  // Walks the user's chain back to `after`: as many steps as the user has events after it.
-  const pageOfSubject = db.prepare<[{ uid: string; after: number; latest: number; limit: number }], Row>(
-    `${CHAIN_SQL}
-     SELECT ${EVENT_COLUMNS} FROM events WHERE position IN (SELECT p FROM chain) AND subject = @uid AND position > @after AND position <= @latest ORDER BY position LIMIT @limit`,
-  );
+  const pageOfSubject = db.prepare<[{ uid: string; after: number; latest: number; limit: number }], Row>(SUBJECT_PAGE_SQL);
   const state = db.prepare<[string], { position: number }>('SELECT position FROM feed_state WHERE name = ?');
   const setState = db.prepare('INSERT INTO feed_state (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position');
   // By age: the longest run of the oldest events (at most a batch) all older than the cutoff.
