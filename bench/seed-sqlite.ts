@@ -29,12 +29,12 @@ import { migrateSqlite } from '../src/store/sqlite/sqlite-migrations.js';
 import { representationOf } from '../src/users/user-representation.js';
 import { seedRow } from './seed-data.js';
 
-/** Users per multi-row INSERT (14 parameters each, well under SQLite's 32,766). */
+/** Users per multi-row INSERT (13 parameters each, well under SQLite's 32,766). */
 const ROWS_PER_STATEMENT = 200;
 /** Users per transaction. */
 const USERS_PER_TRANSACTION = 50_000;
 
-const USER_COLUMNS = '(uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag, profile, search)';
+const USER_COLUMNS = '(uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag, search)';
 
 export type { SeedResult };
 
@@ -78,7 +78,7 @@ export function seedSqlite(path: string, count: number): SeedResult {
     for (const { name } of triggers) db.exec(`DROP TRIGGER ${name}`);
     db.exec('CREATE TEMP TABLE seed_keys (key TEXT NOT NULL, value TEXT NOT NULL, uid TEXT NOT NULL)');
     db.exec('CREATE TEMP TABLE seed_terms (field TEXT NOT NULL, value TEXT NOT NULL, uid TEXT NOT NULL)');
-    const insertUsers = batchInserter(db, `INSERT INTO users ${USER_COLUMNS}`, 14, ROWS_PER_STATEMENT);
+    const insertUsers = batchInserter(db, `INSERT INTO users ${USER_COLUMNS}`, 13, ROWS_PER_STATEMENT);
     const insertKeys = batchInserter(db, 'INSERT INTO temp.seed_keys (key, value, uid)', 3, ROWS_PER_STATEMENT);
     const insertTerms = batchInserter(db, 'INSERT INTO temp.seed_terms (field, value, uid)', 3, ROWS_PER_STATEMENT);
 
@@ -87,10 +87,10 @@ export function seedSqlite(path: string, count: number): SeedResult {
       const keys: unknown[] = [];
       const terms: unknown[] = [];
       for (let i = from; i < to; i++) {
-        const { user, keys: entries, displayNameKey, profile, search, terms: termEntries } = seedRow(i);
+        const { user, keys: entries, displayNameKey, search, terms: termEntries } = seedRow(i);
         const { json, etag } = representationOf(user);
         users.push(user.uid, user.username, user.email_address, JSON.stringify(user.legacy_ids), user.display_name, displayNameKey,
-          JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version, json, etag, profile, search);
+          JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version, json, etag, search);
         for (const entry of entries) keys.push(entry.key, entry.value, user.uid);
         for (const term of termEntries) terms.push(term.field, term.value, user.uid);
       }

@@ -9,9 +9,13 @@ import { configureConnection, openSqliteDatabase } from '../../src/store/sqlite/
 import { applySqliteMigrations, SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import type { UserStore } from '../../src/store/user-store.js';
-import type { User } from '../../src/users/user.js';
 import { etagOf } from '../../src/users/user-etag.js';
 import { representationOf } from '../../src/users/user-representation.js';
+import { profileColumn } from '../../src/users/user-profile.js';
+import { withDefaults, type User } from '../../src/users/user.js';
+import { searchColumn } from '../../src/store/search-column.js';
+import { erasedEventData } from '../../src/store/erasure.js';
+import { ERASE_SQL, SUBJECT_PAGE_SQL } from '../../src/store/sqlite/sqlite-event-log.js';
 import { storeContractSuite } from '../store-contract.js';
 import { writeContractSuite } from '../store-contract-writes.js';
 import { assertMigratedTo8, userBefore8 } from './migration-8-checks.js';
@@ -236,6 +240,57 @@ describe('SQLite store specifics', () => {
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('migration 13 chains the events written before it and reads the profile from the representation: history, erasure and reads stay whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlite-migrate-13-'));
+    const path = join(dir, 'users.db');
+    const old = openSqliteDatabase(path);
+    old.transaction(() => applySqliteMigrations(old, 0, 12))();
+    const at = '2026-01-01T00:00:00.000Z';
+    const kept: User = { ...withDefaults({ username: 'kept', email_address: 'kept@example.com', display_name: null, legacy_ids: [], attributes: {}, title: 'Engineer', department: 'Ops' }), uid: uuidv7(), created_at: at, updated_at: at, version: 1 };
+    const changed: User = { ...kept, title: 'Lead', updated_at: '2026-01-02T00:00:00.000Z', version: 2 };
+    const gone = uuidv7();
+    const insertEvent = old.prepare('INSERT INTO events (type, subject, time, data) VALUES (?, ?, ?, ?)');
+    insertEvent.run('user.created', kept.uid, at, representationOf(kept).json);
+    insertEvent.run('user.created', gone, at, erasedEventData(gone, 1));
+    insertEvent.run('user.updated', kept.uid, changed.updated_at, representationOf(changed).json);
+    insertEvent.run('user.deleted', gone, changed.updated_at, JSON.stringify({ uid: gone, version: 1 }));
+    old.prepare(`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, profile, representation, etag, search)
+      VALUES (?, ?, ?, '[]', NULL, '{}', ?, ?, 2, ?, ?, ?, ?)`)
+      .run(changed.uid, changed.username, changed.email_address, changed.created_at, changed.updated_at, profileColumn(changed), representationOf(changed).json, etagOf(changed), searchColumn(changed));
+    old.prepare("INSERT INTO user_keys (key, value, uid) VALUES ('username', 'kept', ?), ('email_address', 'kept@example.com', ?)").run(kept.uid, kept.uid);
+    old.close();
+
+    const store = openSqliteUserStore({ path });
+    try {
+      assert.equal((await store.findByKey('uid', kept.uid))?.title, 'Lead', 'the profile is read from the representation');
+      const history = async (uid: string) => (await store.events.read(0, 10, uid)).events.map((e) => [e.type, e.data]);
+      assert.deepEqual(await history(kept.uid), [['user.created', representationOf(kept).json], ['user.updated', representationOf(changed).json]]);
+      assert.deepEqual(await history(gone), [['user.created', erasedEventData(gone, 1)], ['user.deleted', JSON.stringify({ uid: gone, version: 1 })]]);
+      const third = await store.replace(kept.uid, (user) => ({ ...user, department: 'Sales' }), '2026-01-03T00:00:00.000Z');
+      assert.equal(third.status, 'ok');
+      assert.deepEqual((await history(kept.uid)).map(([, data]) => JSON.parse(data as string).version), [1, 2, 3], 'each event keeps its own version');
+      assert.equal((await store.delete(kept.uid)).status, 'ok');
+      assert.deepEqual((await history(kept.uid)).map(([, data]) => data), [1, 2, 3].map((version) => erasedEventData(kept.uid, version)).concat(JSON.stringify({ uid: kept.uid, version: 3 })));
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a user's history and its erasure read events by primary key only, never a walk of the feed", () => {
+    const db = openSqliteDatabase(':memory:');
+    try {
+      db.transaction(() => applySqliteMigrations(db, 0, SQLITE_MIGRATIONS.length))();
+      for (const sql of [SUBJECT_PAGE_SQL, ERASE_SQL]) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ uid: uuidv7(), after: 0, latest: 10, limit: 10, version: 1 }) as { detail: string }[]).map((row) => row.detail);
+        assert.ok(plan.every((line) => !/^SCAN (events|e)\b/.test(line)), plan.join('\n'));
+        assert.ok(plan.includes('SEARCH events USING INTEGER PRIMARY KEY (rowid=?)'), plan.join('\n'));
+      }
+    } finally {
+      db.close();
     }
   });
 

@@ -6,6 +6,17 @@
  *
  * Watchers hear of this process's commits at once (the store calls committed()),
  * and of other processes' through `PRAGMA data_version`, polled while anyone watches.
+ *
+ * A user's events form a chain (migration 13), so no index on `subject` is written with
+ * every event: each event names the user's previous event (`previous`), the user's row its
+ * latest (`users.event_position`), and a deleted user's `user.deleted` event is named in
+ * `erased_subjects` (pruned with it). A delete's erasure and a read of one user's history
+ * walk that chain through the primary key: their cost is the user's events, not the feed's.
+ *
+ * The data of a user's latest `user.created` or `user.updated` event is stored as '' (never
+ * valid JSON): it is the representation the user's row holds, read from there. The write
+ * that replaces the row first copies that representation into the event, and a delete
+ * erases it, so an event never reads a version other than its own.
  */
 import type Database from 'better-sqlite3';
 import type { EventLog, EventPage, EventType, RestoreGap, RetentionRule, StoredEvent } from '../../events/event-log.js';
@@ -17,6 +28,10 @@ const POLL_MS = 250;
 
 type Row = Omit<StoredEvent, 'type' | 'origin'> & { type: string; origin_interface: string | null; origin_credential: string | null; origin_client: string | null };
 
+/** The data an event row reads: its own, or (stored as '') the representation its user's row holds. */
+const EVENT_DATA = "CASE WHEN data = '' THEN (SELECT representation FROM users WHERE uid = subject) ELSE data END AS data";
+const EVENT_COLUMNS = `position, type, subject, time, ${EVENT_DATA}, origin_interface, origin_credential, origin_client`;
+
 /** An event row as the feed reads it. */
 function storedEvent(row: Row): StoredEvent {
   const event: StoredEvent = { position: row.position, type: row.type as EventType, subject: row.subject, time: row.time, data: row.data };
@@ -26,10 +41,18 @@ function storedEvent(row: Row): StoredEvent {
 }
 
 export interface SqliteEventLog extends EventLog {
-  /** Appends an event in the current transaction. */
-  append(type: EventType, subject: string, time: string, data: string, origin?: EventOrigin): void;
-  /** Erases the personal data of every earlier event of `subject`, in the current transaction (erasure.ts). */
-  erase(subject: string): void;
+  /**
+   * Before the row of `uid` is inserted (a create) or overwritten (an update), in the write's
+   * transaction: appends its event (nothing with the feed off) and returns the position the row
+   * names as its latest event (`users.event_position`). The user's row must hold the event's
+   * representation once the write ends.
+   */
+  userWritten(type: 'user.created' | 'user.updated', uid: string, time: string, origin?: EventOrigin): number | null;
+  /**
+   * Before the row of `uid` is deleted, in the delete's transaction: erases the personal data of
+   * every earlier event of the user (erasure.ts) and appends its `user.deleted` event.
+   */
+  userDeleted(uid: string, version: number, time: string, origin?: EventOrigin): void;
   /** The highest position committed (for a read that reports what it reflects). */
   latestNow(): number;
   /** Tells watchers that this process committed events. */
@@ -41,20 +64,36 @@ export interface SqliteEventLog extends EventLog {
 /** The feed's latest position (0 before any event), as column `latest`. */
 export const LATEST_POSITION_SQL = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) AS latest";
 
-export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) => Promise<T>): SqliteEventLog {
-  const append = db.prepare('INSERT INTO events (type, subject, time, data, origin_interface, origin_credential, origin_client) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  // The text of erasedEventData() (erasure.ts), built in SQL from each event's own version.
-  const erase = db.prepare(
-    `UPDATE events SET data = '{"uid":"' || subject || '","version":' || json_extract(data, '$.version') || ',"erased":true}'
-     WHERE subject = ? AND type <> 'user.deleted' AND json_extract(data, '$.erased') IS NULL`,
+/** The chain of a user's events from its latest (the user's row, or for a deleted user erased_subjects), as CTE `chain(p)`; `@uid` the user, `@after` where the walk stops (exclusive). */
+const CHAIN_SQL = `WITH RECURSIVE chain(p) AS (
+    SELECT coalesce((SELECT event_position FROM users WHERE uid = @uid), (SELECT position FROM erased_subjects WHERE subject = @uid))
+    UNION ALL SELECT e.previous FROM chain JOIN events e ON e.position = chain.p WHERE e.previous > @after
+  )`;
+
+/** The text of erasedEventData() (erasure.ts) over every earlier event of `@uid`, each with its own version (`@version`, the user's current one, for its latest event, whose data is the row's). */
+export const ERASE_SQL = `${CHAIN_SQL}
+  UPDATE events SET data = '{"uid":"' || subject || '","version":' || coalesce(json_extract(nullif(data, ''), '$.version'), CAST(@version AS INTEGER)) || ',"erased":true}'
+  WHERE position IN (SELECT p FROM chain) AND subject = @uid AND type <> 'user.deleted' AND json_extract(nullif(data, ''), '$.erased') IS NULL`;
+
+/** One user's page of events (`@uid`, after `@after` up to `@latest`, at most `@limit`): the chain walked back to `@after`, as many steps as the user has events after it. */
+export const SUBJECT_PAGE_SQL = `${CHAIN_SQL}
+  SELECT ${EVENT_COLUMNS} FROM events WHERE position IN (SELECT p FROM chain) AND subject = @uid AND position > @after AND position <= @latest ORDER BY position LIMIT @limit`;
+
+/** `enabled`: whether writes append events (CHANGE_FEED); a user's earlier events are erased and their data kept right either way. */
+export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) => Promise<T>, enabled = true): SqliteEventLog {
+  const append = db.prepare<[string, string, string, string, string | null, string | null, string | null, number | null]>(
+    'INSERT INTO events (type, subject, time, data, origin_interface, origin_credential, origin_client, previous) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
+  const headOf = db.prepare<[string], { event_position: number | null }>('SELECT event_position FROM users WHERE uid = ?');
+  const erasedHead = db.prepare<[string], { position: number }>('SELECT position FROM erased_subjects WHERE subject = ?');
+  const forgetErased = db.prepare('DELETE FROM erased_subjects WHERE subject = ?');
+  const rememberErased = db.prepare('INSERT INTO erased_subjects (subject, position) VALUES (?, ?) ON CONFLICT (subject) DO UPDATE SET position = excluded.position');
+  // The latest event of a row about to be overwritten keeps the representation it was about.
+  const keepData = db.prepare("UPDATE events SET data = (SELECT representation FROM users WHERE uid = ?) WHERE position = ? AND data = ''");
+  const erase = db.prepare<[{ uid: string; after: number; version: number }]>(ERASE_SQL);
   const latest = db.prepare<[], { latest: number }>(LATEST_POSITION_SQL);
-  const page = db.prepare<[number, number, number], Row>(
-    'SELECT position, type, subject, time, data, origin_interface, origin_credential, origin_client FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?',
-  );
-  const pageOfSubject = db.prepare<[string, number, number, number], Row>(
-    'SELECT position, type, subject, time, data, origin_interface, origin_credential, origin_client FROM events WHERE subject = ? AND position > ? AND position <= ? ORDER BY position LIMIT ?',
-  );
+  const page = db.prepare<[number, number, number], Row>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`);
+  const pageOfSubject = db.prepare<[{ uid: string; after: number; latest: number; limit: number }], Row>(SUBJECT_PAGE_SQL);
   const state = db.prepare<[string], { position: number }>('SELECT position FROM feed_state WHERE name = ?');
   const setState = db.prepare('INSERT INTO feed_state (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position');
   // By age: the longest run of the oldest events (at most a batch) all older than the cutoff.
@@ -68,6 +107,7 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
   const boundByCount = db.prepare<[number], { bound: number }>('SELECT position AS bound FROM events ORDER BY position DESC LIMIT 1 OFFSET ?');
   const oldest = db.prepare<[number, number], { position: number }>('SELECT position FROM events WHERE position <= ? ORDER BY position LIMIT ?');
   const deleteUpTo = db.prepare('DELETE FROM events WHERE position <= ?');
+  const forgetErasedUpTo = db.prepare('DELETE FROM erased_subjects WHERE position <= ?');
   const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
   // Made by a restore, which runs with no service on the file: read once (sqlite-restore.ts).
   const restoreGaps: RestoreGap[] = (db.prepare(`SELECT name, position FROM feed_state WHERE name LIKE '${RESTORE_GAP_PREFIX}%'`).all() as { name: string; position: number }[]).map(restoreGapOf);
@@ -90,11 +130,30 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
   };
 
   return {
-    append(type, subject, time, data, origin) {
-      append.run(type, subject, time, data, origin?.interface ?? null, origin?.credential ?? null, origin?.client ?? null);
+    userWritten(type, uid, time, origin) {
+      let previous: number | null;
+      if (type === 'user.created') {
+        // A uid written again after its delete continues its chain.
+        previous = erasedHead.get(uid)?.position ?? null;
+        if (previous !== null) forgetErased.run(uid);
+      } else {
+        previous = headOf.get(uid)?.event_position ?? null;
+        if (previous !== null) keepData.run(uid, previous);
+      }
+      if (!enabled) return previous;
+      const { lastInsertRowid } = append.run(type, uid, time, '', origin?.interface ?? null, origin?.credential ?? null, origin?.client ?? null, previous);
+      return Number(lastInsertRowid);
     },
-    erase(subject) {
-      erase.run(subject);
+    userDeleted(uid, version, time, origin) {
+      const head = headOf.get(uid)?.event_position ?? null;
+      if (head !== null) erase.run({ uid, after: 0, version });
+      if (!enabled) {
+        if (head !== null) rememberErased.run(uid, head);
+        return;
+      }
+      const data = JSON.stringify({ uid, version });
+      const { lastInsertRowid } = append.run('user.deleted', uid, time, data, origin?.interface ?? null, origin?.credential ?? null, origin?.client ?? null, head);
+      rememberErased.run(uid, Number(lastInsertRowid));
     },
     latestNow,
     committed: notify,
@@ -104,7 +163,7 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
       // the page holds every event up to `latest` (none after), and `prunedThrough` is
       // read last, so events deleted before the page was read are never missed silently.
       const latest = latestNow();
-      const rows = subject === undefined ? page.all(after, latest, limit) : pageOfSubject.all(subject, after, latest, limit);
+      const rows = subject === undefined ? page.all(after, latest, limit) : pageOfSubject.all({ uid: subject, after, latest, limit });
       const events = (rows as Row[]).map(storedEvent);
       const prunedThrough = state.get('pruned')?.position ?? 0;
       return restoreGaps.length === 0 ? { events, prunedThrough, latest } : { events, prunedThrough, latest, restoreGaps };
@@ -150,6 +209,7 @@ export function sqliteEventLog(db: Database.Database, write: <T>(fn: () => T) =>
         const last = batch[batch.length - 1];
         if (last === undefined) return 0;
         const deleted = deleteUpTo.run(last.position).changes;
+        forgetErasedUpTo.run(last.position);
         setState.run('pruned', Math.max(state.get('pruned')?.position ?? 0, last.position));
         return deleted;
       });

@@ -2,13 +2,15 @@
  * Versioned schema of the SQLite store. Migration N brings `PRAGMA user_version`
  * from N-1 to N; they run at open inside one IMMEDIATE transaction, so two
  * processes opening the same file at once migrate it exactly once.
- * Never edit a released migration: append a new one.
+ * Never edit a released migration: append a new one. One that rewrites stored
+ * representations first copies each into its user's latest event where that event
+ * reads it from the row (data '': migration 13, sqlite-event-log.ts).
  */
 import type { Database } from 'better-sqlite3';
 import { representationOf } from '../../users/user-representation.js';
 import { EMPTY_SEARCH, SEARCH_INDEXES_SQL, searchColumn } from '../search-column.js';
 import { openSqliteDatabase } from './sqlite-connection.js';
-import { USER_COLUMNS, userRowToUser, type UserRow } from './sqlite-rows.js';
+import { USER_COLUMNS_8, userRowToUser, type UserRow } from './sqlite-rows.js';
 
 /** A migration is SQL, or a function for what SQL cannot compute (it runs in the same transaction). */
 export type SqliteMigration = string | ((db: Database) => void);
@@ -41,7 +43,7 @@ const TERM_VALUE = "substr(j.value, instr(j.value, ':') + 1)";
 
 /** Writes the `search` of every row (migration 11; its triggers index the terms), in uid order, a batch at a time. */
 function fillSearch(db: Database): void {
-  const batch = db.prepare<[string, number], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE uid > ? ORDER BY uid LIMIT ?`);
+  const batch = db.prepare<[string, number], UserRow>(`SELECT ${USER_COLUMNS_8} FROM users WHERE uid > ? ORDER BY uid LIMIT ?`);
   const fill = db.prepare('UPDATE users SET search = ? WHERE uid = ?');
   for (let after = ''; ; ) {
     const rows = batch.all(after, FILL_BATCH);
@@ -200,7 +202,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX user_keys_by_uid ON user_keys (uid);
       UPDATE users SET representation = NULL, etag = NULL;
     `);
-    fillRepresentations(db, USER_COLUMNS);
+    fillRepresentations(db, USER_COLUMNS_8);
   },
   // 9: nothing. PostgreSQL's migration 9 shares the page marks of list walks between instances;
   // a SQLite file is served by one process, which keeps them in memory (src/store/page-marks.ts).
@@ -261,6 +263,30 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ${SEARCH_INDEXES_SQL}
     `);
   },
+  // 12: nothing; PostgreSQL's migration 12 mends a trigger only it has.
+  '',
+  // 13: a user's events as a chain instead of an index on events.subject (sqlite-event-log.ts):
+  // each event names the user's previous event, the user's row its latest, erased_subjects a
+  // deleted user's latest; made here from the index before it goes. The latest event of each
+  // user whose data is the representation its row holds stores '' and reads the row's.
+  // The profile column goes: the representation holds the same members (sqlite-rows.ts).
+  `
+  ALTER TABLE events ADD COLUMN previous INTEGER;
+  ALTER TABLE users ADD COLUMN event_position INTEGER;
+  CREATE TABLE erased_subjects (
+    subject TEXT NOT NULL PRIMARY KEY,
+    position INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  UPDATE events SET previous = (SELECT max(p.position) FROM events p WHERE p.subject = events.subject AND p.position < events.position);
+  UPDATE users SET event_position = (SELECT max(e.position) FROM events e WHERE e.subject = users.uid);
+  INSERT INTO erased_subjects (subject, position)
+    SELECT subject, max(position) FROM events WHERE subject NOT IN (SELECT uid FROM users) GROUP BY subject;
+  UPDATE events SET data = ''
+    WHERE position IN (SELECT event_position FROM users WHERE event_position IS NOT NULL) AND type <> 'user.deleted'
+      AND data = (SELECT representation FROM users WHERE uid = events.subject);
+  DROP INDEX events_by_subject;
+  ALTER TABLE users DROP COLUMN profile;
+  `,
 ];
 
 /** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */

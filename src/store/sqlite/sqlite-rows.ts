@@ -2,9 +2,13 @@
  * The users table's row as better-sqlite3 returns it, the one function that
  * turns it into the domain User, and the parameters a user is written with:
  * its columns and its stored representation (migration 6).
+ *
+ * The profile members (name, title, emails, …) are stored once, in the representation,
+ * and read from it (migration 13); the files of migrations 8 to 12 kept them in a
+ * `profile` column of their own as well.
  */
 import { displayNameKey, type User } from '../../users/user.js';
-import { profileColumn, profileFromColumn, type Profile } from '../../users/user-profile.js';
+import { PROFILE_KEYS, profileFromColumn, type Profile } from '../../users/user-profile.js';
 import { representationOf } from '../../users/user-representation.js';
 import { searchColumn } from '../search-column.js';
 
@@ -21,10 +25,23 @@ export interface UserRow {
   /** Absent from rows read by migrations that ran before migration 8 added them: the defaults then. */
   external_id?: string | null;
   active?: number;
-  profile?: string;
+  /** JSON text holding the profile members: the representation (USER_COLUMNS), or migration 8's profile column (USER_COLUMNS_8). Null: none stored. */
+  profile?: string | null;
 }
 
-export const USER_COLUMNS = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile';
+export const USER_COLUMNS = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, representation AS profile';
+
+/** The columns of a user's row from migration 8 to 12, which kept the profile in a column of its own (what those migrations read). */
+export const USER_COLUMNS_8 = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile';
+
+/** The profile members of stored JSON text (a representation, or a profile column). */
+function storedProfile(json: string | null | undefined): Partial<Profile> | undefined {
+  if (json === null || json === undefined) return undefined;
+  const stored = JSON.parse(json) as Record<string, unknown>;
+  const profile: Record<string, unknown> = {};
+  for (const key of PROFILE_KEYS) if (key in stored) profile[key] = stored[key];
+  return profile as Partial<Profile>;
+}
 
 export function userRowToUser(row: UserRow): User {
   return {
@@ -35,7 +52,7 @@ export function userRowToUser(row: UserRow): User {
     external_id: row.external_id ?? null,
     active: row.active !== 0,
     display_name: row.display_name,
-    ...profileFromColumn(row.profile === undefined ? undefined : (JSON.parse(row.profile) as Partial<Profile>), row.email_address),
+    ...profileFromColumn(storedProfile(row.profile), row.email_address),
     attributes: JSON.parse(row.attributes) as Record<string, unknown>,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -51,7 +68,6 @@ export function userRowParams(user: User) {
     legacy_ids: JSON.stringify(user.legacy_ids),
     attributes: JSON.stringify(user.attributes),
     active: user.active ? 1 : 0,
-    profile: profileColumn(user),
     display_name_key: displayNameKey(user.display_name),
     search: searchColumn(user),
     representation: json,

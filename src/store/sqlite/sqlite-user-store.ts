@@ -65,15 +65,16 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   }
 
   const insertUser = db.prepare(
-    `INSERT INTO users (${USER_COLUMNS}, display_name_key, representation, etag, search)
-     VALUES (@uid, @username, @email_address, @legacy_ids, @display_name, @attributes, @created_at, @updated_at, @version, @external_id, @active, @profile,
-       @display_name_key, @representation, @etag, @search)`,
+    `INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active,
+       display_name_key, representation, etag, search, event_position)
+     VALUES (@uid, @username, @email_address, @legacy_ids, @display_name, @attributes, @created_at, @updated_at, @version, @external_id, @active,
+       @display_name_key, @representation, @etag, @search, @event_position)`,
   );
   const updateUser = db.prepare(
     `UPDATE users SET username = @username, email_address = @email_address, legacy_ids = @legacy_ids, display_name = @display_name,
        display_name_key = @display_name_key, attributes = @attributes, updated_at = @updated_at, version = @version,
-       external_id = @external_id, active = @active, profile = @profile,
-       representation = @representation, etag = @etag, search = @search WHERE uid = @uid`,
+       external_id = @external_id, active = @active,
+       representation = @representation, etag = @etag, search = @search, event_position = @event_position WHERE uid = @uid`,
   );
   const insertKey = db.prepare('INSERT INTO user_keys (key, value, uid) VALUES (?, ?, ?)');
   const deleteKeys = db.prepare('DELETE FROM user_keys WHERE uid = ?');
@@ -143,10 +144,8 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     });
   }
 
-  const events = sqliteEventLog(db, write);
-  /** Appends a change event in the current write (nothing with CHANGE_FEED=off). */
-  const emit: typeof events.append = options.changeFeed === false ? () => {} : events.append;
-  const emitUser = (type: 'user.created' | 'user.updated', user: User, time: string, origin?: EventOrigin) => emit(type, user.uid, time, representationOf(user).json, origin);
+  // Writes append change events unless CHANGE_FEED=off.
+  const events = sqliteEventLog(db, write, options.changeFeed !== false);
 
   const selectKeyHolder = db.prepare<[string, string], { uid: string }>('SELECT uid FROM user_keys WHERE key = ? AND value = ?');
   const selectUidHeld = db.prepare<[string], { held: number }>('SELECT 1 AS held FROM users WHERE uid = ?');
@@ -161,11 +160,19 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     return holders;
   }
 
-  /** Replaces `previous` by `next` (same uid): keys first freed, then taken again. */
-  function replaceRow(next: User): void {
+  /** Inserts the row of `user` and its keys, and its `user.created` event at `time`. */
+  function insertRow(user: User, time: string, origin?: EventOrigin): void {
+    const position = events.userWritten('user.created', user.uid, time, origin);
+    insertUser.run({ ...userRowParams(user), event_position: position });
+    insertKeys(user);
+  }
+
+  /** Replaces the row of the same uid by `next` (its keys first freed, then taken again), and its `user.updated` event at `time`. */
+  function replaceRow(next: User, time: string, origin?: EventOrigin): void {
+    const position = events.userWritten('user.updated', next.uid, time, origin);
     deleteKeys.run(next.uid);
     deleteEmails.run(next.uid);
-    updateUser.run(userRowParams(next));
+    updateUser.run({ ...userRowParams(next), event_position: position });
     insertKeys(next);
   }
 
@@ -204,9 +211,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       return write(() => {
         // Claimed first: a recorded key writes nothing.
         if (pending) idempotency.claim(pending, Date.now(), pending.respond(user), user.uid);
-        insertUser.run(userRowParams(user));
-        insertKeys(user);
-        emitUser('user.created', user, user.created_at, origin);
+        insertRow(user, user.created_at, origin);
         return user;
       });
     },
@@ -228,10 +233,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
           if (found.status !== 'ok') throw new AbandonedWrite(found);
           const fields = typeof change === 'function' ? change(found.value) : change;
           const next: User = fields === undefined ? found.value : { ...found.value, ...fields, updated_at: now, version: found.value.version + 1 };
-          if (fields !== undefined) {
-            replaceRow(next);
-            emitUser('user.updated', next, now, origin);
-          }
+          if (fields !== undefined) replaceRow(next, now, origin);
           if (pending) idempotency.answer(pending, pending.respond(next), uid);
           return { status: 'ok', value: next };
         });
@@ -245,11 +247,11 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       return write((): WriteOutcome<void> => {
         const found = current(uid, precondition);
         if (found.status !== 'ok') return found;
-        deleteUser.run(uid); // user_keys rows go with it (ON DELETE CASCADE)
         // Erased in the delete's own transaction (erasure.ts): once it commits, nothing returns the user's data.
-        events.erase(uid);
+        // Before the row goes: the row names the user's latest event, where the erasure's walk starts.
+        events.userDeleted(uid, found.value.version, new Date().toISOString(), origin);
         idempotency.erase(uid);
-        emit('user.deleted', uid, new Date().toISOString(), JSON.stringify({ uid, version: found.value.version }), origin);
+        deleteUser.run(uid); // user_keys rows go with it (ON DELETE CASCADE)
         return { status: 'ok', value: undefined };
       });
     },
@@ -265,17 +267,12 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
             outcomes.push({ status: 'conflict', key: plan.key });
             if (onConflict === 'fail') break;
           } else if (plan.action === 'create') {
-            insertUser.run(userRowParams(user));
-            insertKeys(user);
-            emitUser('user.created', user, now, origin);
+            insertRow(user, now, origin);
             outcomes.push({ status: 'created', uid: user.uid });
           } else {
             const existing = userRowToUser(selectByUid.get(plan.uid) as UserRow);
             const update = updatedUser(user, existing, now, onConflict);
-            if ('next' in update && update.next) {
-              replaceRow(update.next);
-              emitUser('user.updated', update.next, now, origin);
-            }
+            if ('next' in update && update.next) replaceRow(update.next, now, origin);
             outcomes.push(updateOutcome(existing.uid, update));
           }
         }
