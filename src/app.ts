@@ -14,6 +14,7 @@ import type { DestinationStream } from 'pino';
 import { createAccessControl } from './auth/access-control.js';
 import { credentialRoute } from './auth/credential-route.js';
 import type { Config } from './config.js';
+import { NOTHING_LEFT_OUT, type LeaveOut } from './http/leave-out.js';
 import { installBodyParsers } from './http/body-parsers.js';
 import { consolePage } from './http/console-page.js';
 import { registerCompression } from './http/compression.js';
@@ -69,6 +70,8 @@ export interface AppOptions {
   logStream?: DestinationStream;
   /** Sees every route as it is registered, before any request; tests wrap handlers with it to prove which ran. */
   onRoute?: (route: RouteOptions) => void;
+  /** Steps of the request path left out, for the benchmark measuring each (http/leave-out.ts); none by default. */
+  leaveOut?: LeaveOut;
 }
 
 /**
@@ -87,7 +90,7 @@ const REQUEST_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 const defined = <T>(items: readonly (T | undefined)[]): T[] => items.filter((item): item is T => item !== undefined);
 
-export async function buildApp({ config, store, logStream, onRoute }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, logStream, onRoute, leaveOut = NOTHING_LEFT_OUT }: AppOptions): Promise<FastifyInstance> {
   const problems = createProblemHandlers();
   let unrouted: RequestStep | undefined;
   let corsHeaders: CorsHeaders | undefined;
@@ -148,7 +151,7 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   supportEveryMethod(app);
   installBodyParsers(app, ['application/json', 'application/merge-patch+json', SCIM_MEDIA_TYPE]);
   // SCIM clients get SCIM's error format for every error on a SCIM path, also those made before SCIM's routes run.
-  app.addHook('onSend', problemsAsScimErrors);
+  if (!leaveOut.has('scim-error-format')) app.addHook('onSend', problemsAsScimErrors);
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -156,10 +159,14 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   });
   const overload = monitorOverload(config.maxEventLoopDelayMs);
   attachOverloadMonitor(app, overload);
-  const access = await createAccessControl(app, config);
-  const admit = createAdmission(() => closing);
+  const { rateLimit, ...withoutLimit } = config;
+  const access = await createAccessControl(app, {
+    ...(leaveOut.has('rate-limit') || !rateLimit ? withoutLimit : { ...withoutLimit, rateLimit }),
+    auth: leaveOut.has('authentication') ? { mode: 'none' } : config.auth,
+  });
+  const admit = leaveOut.has('admission') ? undefined : createAdmission(() => closing);
   const debugLog = incomingRequestLog(config.logLevel);
-  const shed = overload.enabled ? sheddingStep(overload) : undefined;
+  const shed = overload.enabled && !leaveOut.has('shedding') ? sheddingStep(overload) : undefined;
   const admitExpensive = expensiveRequestStep(config.requestBudgetMs);
   // Cheapest first: admission, shedding, then authentication and the rate limit, and last a
   // place among the expensive requests (http/expensive-requests.ts), taken only by a request that
@@ -179,8 +186,8 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   unrouted = runUnroutedSteps;
   problems.install(app, runUnroutedSteps);
   // Both before any route: they attach to routes as they are registered.
-  if (config.cors) corsHeaders = installCors(app, config.cors, config.auth.mode !== 'none', admit);
-  if (config.compression) await registerCompression(app);
+  if (config.cors && !leaveOut.has('cors')) corsHeaders = installCors(app, config.cors, config.auth.mode !== 'none', admit ?? (() => undefined));
+  if (config.compression && !leaveOut.has('compression')) await registerCompression(app);
 
   const metrics = createMetrics();
   // The change feed (CONTRACT §11): streams fed by one hub per instance, retention, metrics.
@@ -189,8 +196,8 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   const relayName = config.events.nats ? RELAY_NAME : undefined;
   const feedMetrics = createFeedMetrics({ registry: metrics.registry, events: store.events, subscribers: () => hub.size, ...(relayName ? { relayName } : {}) });
   createFailoverMetrics(metrics.registry, store.failover);
-  const observedStore = instrumentStore(store, metrics.store, config.store.changeFeed ? feedMetrics.appended : undefined);
-  installResponseSteps(app, [createRequestMetrics(metrics), auditWrite, accessLog(config.logLevel)]);
+  const observedStore = leaveOut.has('metrics') ? store : instrumentStore(store, metrics.store, config.store.changeFeed ? feedMetrics.appended : undefined);
+  installResponseSteps(app, [leaveOut.has('metrics') ? undefined : createRequestMetrics(metrics), auditWrite, leaveOut.has('access-log') ? undefined : accessLog(config.logLevel)]);
   app.addSchema(UserResource);
   app.addSchema(UserEvent);
   app.addSchema(ProblemSchema);
