@@ -8,10 +8,13 @@
  * - `store-call`: every lookup after the first answers the first one's result, without the store;
  * - `response-schema`: routes lose their response schemas (no serialiser is compiled or run);
  * - `representation-headers`: GET /users/{ref} answers the stored text with no ETag,
- *   Content-Location, Cache-Control or Feed-Position and never reads If-None-Match.
+ *   Content-Location, Cache-Control or Feed-Position and never reads If-None-Match;
+ * - `turn-buffered-log`: log lines go through pino's default destination (SonicBoom,
+ *   asynchronous), as before observability/log-destination.ts: what that destination saves.
  *
  * Not the service's entry point: no catch-up of the change feed, no graceful stop beyond SIGTERM.
  */
+import pino from 'pino';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -20,7 +23,7 @@ import { openStore } from '../src/store/open-store.js';
 import type { UserStore } from '../src/store/user-store.js';
 import { createUserService } from '../src/users/user-service.js';
 
-export const BENCH_ONLY_STEPS = ['store-call', 'response-schema', 'representation-headers'] as const;
+export const BENCH_ONLY_STEPS = ['store-call', 'response-schema', 'representation-headers', 'turn-buffered-log'] as const;
 
 const names = (process.env.BENCH_LEAVE_OUT ?? '').split(',').filter((name) => name !== '');
 for (const name of names) {
@@ -46,6 +49,6 @@ const onRoute = (route: RouteOptions) => {
   if (leaving('response-schema') && route.schema) route.schema = { ...route.schema, response: undefined };
   if (leaving('representation-headers') && route.url === '/users/:ref' && [route.method].flat().includes('GET')) route.handler = bareRead;
 };
-const app = await buildApp({ config, store, onRoute, leaveOut: new Set(names.filter((name): name is LeavableStep => (LEAVABLE_STEPS as readonly string[]).includes(name))) });
+const app = await buildApp({ config, store, onRoute, ...(leaving('turn-buffered-log') ? { logStream: pino.destination(1) } : {}), leaveOut: new Set(names.filter((name): name is LeavableStep => (LEAVABLE_STEPS as readonly string[]).includes(name))) });
 await app.listen({ host: config.host, port: config.port });
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -28,6 +28,7 @@ import { clientErrorHandlerFor, installBelowRouterHandlers } from './http/parser
 import { publishedUrl } from './http/public-url.js';
 import { createProblemHandlers } from './http/problem-handler.js';
 import { ProblemSchema } from './http/problem-schema.js';
+import { PROBLEM_CONTENT_TYPE } from './http/problems.js';
 import { parseQueryString } from './http/query-string.js';
 import { createAdmission } from './http/request-admission.js';
 import { rewriteToOriginForm } from './http/request-target.js';
@@ -50,6 +51,7 @@ import { serializeError } from './observability/error-log.js';
 import { createFailoverMetrics } from './observability/failover-metrics.js';
 import { createMetrics, createRequestMetrics, installMetricsRoute, instrumentStore } from './observability/metrics.js';
 import { attachOverloadMonitor, monitorOverload, sheddingStep } from './observability/overload.js';
+import { stdoutDestination } from './observability/log-destination.js';
 import { accessLog, incomingRequestLog, serializeRequest } from './observability/request-log.js';
 import { throttledWarning } from './observability/throttled-warning.js';
 import type { UserStore } from './store/user-store.js';
@@ -108,7 +110,8 @@ export async function buildApp({ config, store, logStream, onRoute, leaveOut = N
       // Requests are logged only through this serializer, which never copies headers,
       // bodies or the request target, so no redaction pass is needed.
       serializers: { req: serializeRequest, err: serializeError },
-      ...(logStream ? { stream: logStream } : {}),
+      // Standard output, one write per turn of the event loop (observability/log-destination.ts).
+      stream: logStream ?? stdoutDestination(),
     },
     // request-log.ts writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -151,7 +154,14 @@ export async function buildApp({ config, store, logStream, onRoute, leaveOut = N
   supportEveryMethod(app);
   installBodyParsers(app, ['application/json', 'application/merge-patch+json', SCIM_MEDIA_TYPE]);
   // SCIM clients get SCIM's error format for every error on a SCIM path, also those made before SCIM's routes run.
-  if (!leaveOut.has('scim-error-format')) app.addHook('onSend', problemsAsScimErrors);
+  // A callback hook that returns at once for every answer but a problem: no promise per request.
+  if (!leaveOut.has('scim-error-format')) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const type = reply.getHeader('content-type');
+      if (typeof type !== 'string' || !type.startsWith(PROBLEM_CONTENT_TYPE)) return done(null, payload);
+      problemsAsScimErrors(request, reply, payload).then((answer) => done(null, answer), done);
+    });
+  }
 
   let closing = false;
   app.addHook('preClose', async () => {
