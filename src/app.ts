@@ -14,6 +14,7 @@ import type { DestinationStream } from 'pino';
 import { createAccessControl } from './auth/access-control.js';
 import { credentialRoute } from './auth/credential-route.js';
 import type { Config } from './config.js';
+import { NOTHING_LEFT_OUT, type LeaveOut } from './http/leave-out.js';
 import { installBodyParsers } from './http/body-parsers.js';
 import { consolePage } from './http/console-page.js';
 import { registerCompression } from './http/compression.js';
@@ -27,6 +28,7 @@ import { clientErrorHandlerFor, installBelowRouterHandlers } from './http/parser
 import { publishedUrl } from './http/public-url.js';
 import { createProblemHandlers } from './http/problem-handler.js';
 import { ProblemSchema } from './http/problem-schema.js';
+import { PROBLEM_CONTENT_TYPE } from './http/problems.js';
 import { parseQueryString } from './http/query-string.js';
 import { createAdmission } from './http/request-admission.js';
 import { rewriteToOriginForm } from './http/request-target.js';
@@ -49,6 +51,7 @@ import { serializeError } from './observability/error-log.js';
 import { createFailoverMetrics } from './observability/failover-metrics.js';
 import { createMetrics, createRequestMetrics, installMetricsRoute, instrumentStore } from './observability/metrics.js';
 import { attachOverloadMonitor, monitorOverload, sheddingStep } from './observability/overload.js';
+import { stdoutDestination } from './observability/log-destination.js';
 import { accessLog, incomingRequestLog, serializeRequest } from './observability/request-log.js';
 import { throttledWarning } from './observability/throttled-warning.js';
 import type { UserStore } from './store/user-store.js';
@@ -69,6 +72,8 @@ export interface AppOptions {
   logStream?: DestinationStream;
   /** Sees every route as it is registered, before any request; tests wrap handlers with it to prove which ran. */
   onRoute?: (route: RouteOptions) => void;
+  /** Steps of the request path left out, for the benchmark measuring each (http/leave-out.ts); none by default. */
+  leaveOut?: LeaveOut;
 }
 
 /**
@@ -87,7 +92,7 @@ const REQUEST_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 const defined = <T>(items: readonly (T | undefined)[]): T[] => items.filter((item): item is T => item !== undefined);
 
-export async function buildApp({ config, store, logStream, onRoute }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, logStream, onRoute, leaveOut = NOTHING_LEFT_OUT }: AppOptions): Promise<FastifyInstance> {
   const problems = createProblemHandlers();
   let unrouted: RequestStep | undefined;
   let corsHeaders: CorsHeaders | undefined;
@@ -105,7 +110,8 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
       // Requests are logged only through this serializer, which never copies headers,
       // bodies or the request target, so no redaction pass is needed.
       serializers: { req: serializeRequest, err: serializeError },
-      ...(logStream ? { stream: logStream } : {}),
+      // Standard output, one write per turn of the event loop (observability/log-destination.ts).
+      stream: logStream ?? stdoutDestination(),
     },
     // request-log.ts writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -148,7 +154,14 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   supportEveryMethod(app);
   installBodyParsers(app, ['application/json', 'application/merge-patch+json', SCIM_MEDIA_TYPE]);
   // SCIM clients get SCIM's error format for every error on a SCIM path, also those made before SCIM's routes run.
-  app.addHook('onSend', problemsAsScimErrors);
+  // A callback hook that returns at once for every answer but a problem: no promise per request.
+  if (!leaveOut.has('scim-error-format')) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const type = reply.getHeader('content-type');
+      if (typeof type !== 'string' || !type.startsWith(PROBLEM_CONTENT_TYPE)) return done(null, payload);
+      problemsAsScimErrors(request, reply, payload).then((answer) => done(null, answer), done);
+    });
+  }
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -156,10 +169,14 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   });
   const overload = monitorOverload(config.maxEventLoopDelayMs);
   attachOverloadMonitor(app, overload);
-  const access = await createAccessControl(app, config);
-  const admit = createAdmission(() => closing);
+  const { rateLimit, ...withoutLimit } = config;
+  const access = await createAccessControl(app, {
+    ...(leaveOut.has('rate-limit') || !rateLimit ? withoutLimit : { ...withoutLimit, rateLimit }),
+    auth: leaveOut.has('authentication') ? { mode: 'none' } : config.auth,
+  });
+  const admit = leaveOut.has('admission') ? undefined : createAdmission(() => closing);
   const debugLog = incomingRequestLog(config.logLevel);
-  const shed = overload.enabled ? sheddingStep(overload) : undefined;
+  const shed = overload.enabled && !leaveOut.has('shedding') ? sheddingStep(overload) : undefined;
   const admitExpensive = expensiveRequestStep(config.requestBudgetMs);
   // Cheapest first: admission, shedding, then authentication and the rate limit, and last a
   // place among the expensive requests (http/expensive-requests.ts), taken only by a request that
@@ -179,8 +196,8 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   unrouted = runUnroutedSteps;
   problems.install(app, runUnroutedSteps);
   // Both before any route: they attach to routes as they are registered.
-  if (config.cors) corsHeaders = installCors(app, config.cors, config.auth.mode !== 'none', admit);
-  if (config.compression) await registerCompression(app);
+  if (config.cors && !leaveOut.has('cors')) corsHeaders = installCors(app, config.cors, config.auth.mode !== 'none', admit ?? (() => undefined));
+  if (config.compression && !leaveOut.has('compression')) await registerCompression(app);
 
   const metrics = createMetrics();
   // The change feed (CONTRACT §11): streams fed by one hub per instance, retention, metrics.
@@ -189,8 +206,8 @@ export async function buildApp({ config, store, logStream, onRoute }: AppOptions
   const relayName = config.events.nats ? RELAY_NAME : undefined;
   const feedMetrics = createFeedMetrics({ registry: metrics.registry, events: store.events, subscribers: () => hub.size, ...(relayName ? { relayName } : {}) });
   createFailoverMetrics(metrics.registry, store.failover);
-  const observedStore = instrumentStore(store, metrics.store, config.store.changeFeed ? feedMetrics.appended : undefined);
-  installResponseSteps(app, [createRequestMetrics(metrics), auditWrite, accessLog(config.logLevel)]);
+  const observedStore = leaveOut.has('metrics') ? store : instrumentStore(store, metrics.store, config.store.changeFeed ? feedMetrics.appended : undefined);
+  installResponseSteps(app, [leaveOut.has('metrics') ? undefined : createRequestMetrics(metrics), auditWrite, leaveOut.has('access-log') ? undefined : accessLog(config.logLevel)]);
   app.addSchema(UserResource);
   app.addSchema(UserEvent);
   app.addSchema(ProblemSchema);

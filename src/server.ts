@@ -33,12 +33,14 @@ const CATCH_UP_RETRY_MS = 250;
 const LOG_DRAIN_MS = 1000;
 
 /**
- * Resolves once the log has written every line. pino's default destination (SonicBoom) writes
- * asynchronously, and process.exit does not wait for a write in flight: the last lines could
- * come out of order or not at all. Other streams, and a write still going after LOG_DRAIN_MS: at once.
+ * Resolves once the log has written every line. The default destination (observability/log-destination.ts)
+ * writes its waiting lines at once; a stream that writes asynchronously (SonicBoom, which pino makes
+ * for a file) may still have a write in flight, which process.exit does not wait for: the last lines
+ * could come out of order or not at all. Such a write still going after LOG_DRAIN_MS: given up.
  */
 async function logWritten(log: FastifyBaseLogger): Promise<void> {
-  const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as { _writing?: unknown } | undefined;
+  const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as { _writing?: unknown; flushSync?: () => void } | undefined;
+  if (stream?._writing === undefined) stream?.flushSync?.();
   const deadline = Date.now() + LOG_DRAIN_MS;
   while (stream?._writing === true && Date.now() < deadline) await sleep(1);
 }

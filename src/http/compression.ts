@@ -32,7 +32,7 @@
  * assets) promise only equivalence (§8.8.1), which compression keeps.
  */
 import compress from '@fastify/compress';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { spellOutWildcard } from './accept-encoding.js';
 
 /** Smallest body that is compressed, in bytes (1 KiB). */
@@ -44,15 +44,21 @@ export function declaresEntityTag(route: Pick<RouteOptions, 'schema'>): boolean 
   return Object.entries(responses).some(([status, answer]) => /^2/.test(status) && Object.keys(answer?.headers ?? {}).some((name) => name.toLowerCase() === 'etag'));
 }
 
+/** The plugin knows no `*` in Accept-Encoding: it is spelled out before the plugin reads the field. */
+function spellOutAcceptedWildcard(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  const accepted = request.headers['accept-encoding'];
+  if (typeof accepted === 'string' && accepted.includes('*')) request.headers['accept-encoding'] = spellOutWildcard(accepted);
+  done();
+}
+
 /** Must be registered before the routes it compresses: the plugin attaches itself to each route as it is added. */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
-  // Before the plugin's own onRoute hook, which reads `compress`.
+  // Before the plugin's own onRoute hook, which reads `compress`. A route that is never compressed
+  // (a user's representation) gets no hook of compression at all: its requests pay nothing for it.
   app.addHook('onRoute', (route) => {
     if (route.compress === undefined && declaresEntityTag(route)) route.compress = false;
-  });
-  app.addHook('onRequest', async (request) => {
-    const accepted = request.headers['accept-encoding'];
-    if (typeof accepted === 'string' && accepted.includes('*')) request.headers['accept-encoding'] = spellOutWildcard(accepted);
+    if (route.compress === false) return;
+    route.onRequest = [...(route.onRequest === undefined ? [] : [route.onRequest].flat()), spellOutAcceptedWildcard];
   });
   await app.register(compress, {
     global: true,
