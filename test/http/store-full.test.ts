@@ -25,12 +25,12 @@ const CORE = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const FAILED_LINE = /^(\d+) writes? failed: the store is out of space$/;
 
-/** A body whose write takes several pages of the database: its attributes, repeated in its representation and its event. */
+/** A body whose write takes several pages of the database: its attributes, in its representation (and its event once it is no longer the user's latest). */
 const bigUser = () => newUser({ attributes: { filler: 'x'.repeat(6000) } });
 
-/** A SCIM user of several pages (twenty addresses). */
+/** A SCIM user of several pages (twenty addresses of about 1,000 characters), larger than the bigUser() the full store refused. */
 function bigScimUser(tag: string): Record<string, unknown> {
-  const addresses = Array.from({ length: 20 }, (_, i) => ({ type: 'work', streetAddress: `${i} ${'Long Street '.repeat(20)}`.trim() }));
+  const addresses = Array.from({ length: 20 }, (_, i) => ({ type: 'work', streetAddress: `${i} ${'Long Street '.repeat(80)}`.trim() }));
   return { schemas: [CORE], userName: `scim.full.${tag}`, emails: [{ value: `scim.full.${tag}@example.com`, type: 'work', primary: true }], addresses };
 }
 
