@@ -15,6 +15,7 @@ import { applySqliteMigrations, SQLITE_MIGRATIONS } from '../../src/store/sqlite
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import { canon } from '../../src/users/canonical.js';
 import { RESTORE_POSITION_GAP } from '../../src/store/restore-gap.js';
+import { eraseReminder } from '../../src/cli/backup-commands.js';
 import { runCli } from '../cli/run-cli.js';
 import { startChildServer } from '../helpers/child-server.js';
 import { exportedUsers, readManifestOf, seedStore } from './backup-fixtures.js';
@@ -53,6 +54,7 @@ describe('restore', () => {
     const restore = await runCli(['restore', snapshot, '--to', target]);
     assert.equal(restore.code, 0, restore.stderr);
     assert.match(restore.stdout, new RegExp(`restored 1 user .*schema ${previous} migrated to ${SQLITE_MIGRATIONS.length}`));
+    assert.equal(restore.stderr, `${eraseReminder(readManifestOf(snapshot).feed_position)}\n`, 'without --erase-from it says that users erased since are back');
     const verify = await runCli(['verify', target]);
     assert.equal(verify.code, 0, verify.stderr);
     const store = openSqliteUserStore({ path: target, mustExist: true });
@@ -76,6 +78,7 @@ describe('restore', () => {
     const restore = await runCli(['restore', snapshot, '--to', target, '--erase-from', erase]);
     assert.equal(restore.code, 0, restore.stderr);
     assert.match(restore.stdout, /restored 18 users .*2 users erased of 2 named/);
+    assert.doesNotMatch(restore.stderr, /no --erase-from/);
     const restored = await exportedUsers(target);
     assert.equal(restored.has(users[0]!), false);
     assert.equal(restored.has(users[1]!), false);
