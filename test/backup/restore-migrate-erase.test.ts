@@ -139,5 +139,25 @@ describe('restore', () => {
     const verify = await runCli(['verify', live]);
     assert.equal(verify.code, 1);
     assert.match(verify.stderr, /a key does not reach its user: user [0-9a-f-]+'s legacy_id is missing from user_keys/);
+    assert.match(verify.stderr, /counts disagree: user_keys has 29 rows, the users hold 30 keys/);
+  });
+
+  it('verify finds a hole in the change feed, a stored user that differs from the user rendered again, and a wrong user count', async () => {
+    const damages: [string, string, RegExp][] = [
+      ['feed-hole.db', 'DELETE FROM events WHERE position = 4', /the change feed has a gap: position 4 is missing \(the next event is at 5\)/],
+      ['representation.db', "UPDATE users SET representation = replace(representation, 'Seed 2\"', 'Seed X\"') WHERE username = 'seed2'", /a stored representation differs from the user rendered again: user [0-9a-f-]+/],
+      ['user-count.db', 'UPDATE user_count SET n = n + 1', /counts disagree: user_count says 11, users holds 10/],
+    ];
+    for (const [name, damage, found] of damages) {
+      const path = join(dir, name);
+      await seedStore(dir, path, 10);
+      assert.equal((await runCli(['verify', path])).code, 0, `${name} is sound before the damage`);
+      const db = new Database(path);
+      assert.equal(db.prepare(damage).run().changes, 1, damage);
+      db.close();
+      const verify = await runCli(['verify', path]);
+      assert.equal(verify.code, 1, `${name}: ${verify.stdout}`);
+      assert.match(verify.stderr, found);
+    }
   });
 });
