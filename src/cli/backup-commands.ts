@@ -13,7 +13,6 @@ import { UsageError } from './arguments.js';
 import type { Command } from './command.js';
 import { EXISTING_STORE_SETTINGS } from './settings.js';
 
-
 const isFolder = (path: string) => {
   try {
     return statSync(path).isDirectory();
@@ -37,6 +36,10 @@ export function readEraseList(file: string): string[] {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What restore says when no --erase-from was given: users deleted after the snapshot are back. */
+export const eraseReminder = (feedPosition: number) =>
+  `no --erase-from: a user deleted after the snapshot (above change-feed position ${feedPosition}) is in the restored file again: before serving it, name such users with --erase-from FILE (restoring again with --force) (docs/security.md, "Erasure and backups")`;
 
 export const BACKUP_COMMANDS: Record<string, Command> = {
   backup: {
@@ -86,6 +89,8 @@ export const BACKUP_COMMANDS: Record<string, Command> = {
       process.stdout.write(
         `restored ${plural(report.users, 'user')} to ${options.to} at change-feed position ${report.feedPosition} (${migrated}${erased}); new events follow position ${report.nextPosition}, and a consumer that read past ${report.feedPosition} is answered 410 and resyncs\n`,
       );
+      // Never silently: a user erased since the snapshot is in the restored file again until named.
+      if (options['erase-from'] === undefined) process.stderr.write(`${eraseReminder(report.feedPosition)}\n`);
       return 0;
     },
   },

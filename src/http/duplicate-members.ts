@@ -13,9 +13,9 @@
  * no name was repeated (a dropped member adds at least its own colon). A text with an
  * escape is counted by a linear regular expression that steps from string to string
  * instead. Only when the counts differ is the text read again, by jsonc-parser's
- * visitor, to find which name and where.
+ * scanner, to find which name and where.
  */
-import { visit } from 'jsonc-parser';
+import { createScanner, SyntaxKind } from 'jsonc-parser';
 import { pointerToken } from '../json-pointer.js';
 
 /** Every JSON string in order, and whether a colon follows it (a member name). Unambiguous, so linear. */
@@ -63,24 +63,41 @@ export interface RepeatedMember {
   pointer: string;
 }
 
-/** The first member name repeated in one object, found by jsonc-parser's visitor. */
+/** An object or array open at the scanner's position: an object's names so far and the member being read, an array's element index. */
+type OpenValue = { names: Set<string>; name: string | undefined; expectsName: boolean } | { index: number };
+
+/**
+ * The first member name repeated in one object, found with jsonc-parser's scanner (its
+ * tokens give each name decoded). The open objects and arrays are a stack of our own,
+ * not the call stack, so no nesting the body limit allows can exhaust it (a recursive
+ * reader ran out of stack at about ten thousand levels, a 50 KB body).
+ */
 function findRepeated(text: string): RepeatedMember | undefined {
-  const open: Set<string>[] = [];
-  let found: RepeatedMember | undefined;
-  visit(text, {
-    onObjectBegin: () => {
-      open.push(new Set());
-      return found === undefined;
-    },
-    onObjectEnd: () => void open.pop(),
-    onObjectProperty: (name, _offset, _length, _line, _column, path) => {
-      const names = open.at(-1);
-      if (found !== undefined || names === undefined) return;
-      if (names.has(name)) found = { name, pointer: path().map((step) => `/${pointerToken(step)}`).join('') };
-      names.add(name);
-    },
-  });
-  return found;
+  const scanner = createScanner(text, true);
+  const open: OpenValue[] = [];
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    const top = open.at(-1);
+    if (token === SyntaxKind.OpenBraceToken) open.push({ names: new Set(), name: undefined, expectsName: true });
+    else if (token === SyntaxKind.OpenBracketToken) open.push({ index: 0 });
+    else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) open.pop();
+    else if (top === undefined) continue;
+    else if (token === SyntaxKind.CommaToken) {
+      if ('index' in top) top.index += 1;
+      else top.expectsName = true;
+    } else if (token === SyntaxKind.ColonToken && 'names' in top) top.expectsName = false;
+    else if (token === SyntaxKind.StringLiteral && 'names' in top && top.expectsName) {
+      const name = scanner.getTokenValue();
+      if (top.names.has(name)) return { name, pointer: pointerOf(open.slice(0, -1)) };
+      top.names.add(name);
+      top.name = name;
+    }
+  }
+  return undefined;
+}
+
+/** The JSON pointer (RFC 6901) of the value the innermost of `outer` is reading: each level's member name or element index. */
+function pointerOf(outer: readonly OpenValue[]): string {
+  return outer.map((value) => `/${'index' in value ? value.index : pointerToken(value.name ?? '')}`).join('');
 }
 
 /** The repeated member of a body whose `text` JSON.parse read as `value`, or undefined when every name is once in its object. */

@@ -15,6 +15,7 @@ import { applySqliteMigrations, SQLITE_MIGRATIONS } from '../../src/store/sqlite
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import { canon } from '../../src/users/canonical.js';
 import { RESTORE_POSITION_GAP } from '../../src/store/restore-gap.js';
+import { eraseReminder } from '../../src/cli/backup-commands.js';
 import { runCli } from '../cli/run-cli.js';
 import { startChildServer } from '../helpers/child-server.js';
 import { exportedUsers, readManifestOf, seedStore } from './backup-fixtures.js';
@@ -53,6 +54,7 @@ describe('restore', () => {
     const restore = await runCli(['restore', snapshot, '--to', target]);
     assert.equal(restore.code, 0, restore.stderr);
     assert.match(restore.stdout, new RegExp(`restored 1 user .*schema ${previous} migrated to ${SQLITE_MIGRATIONS.length}`));
+    assert.equal(restore.stderr, `${eraseReminder(readManifestOf(snapshot).feed_position)}\n`, 'without --erase-from it says that users erased since are back');
     const verify = await runCli(['verify', target]);
     assert.equal(verify.code, 0, verify.stderr);
     const store = openSqliteUserStore({ path: target, mustExist: true });
@@ -76,6 +78,7 @@ describe('restore', () => {
     const restore = await runCli(['restore', snapshot, '--to', target, '--erase-from', erase]);
     assert.equal(restore.code, 0, restore.stderr);
     assert.match(restore.stdout, /restored 18 users .*2 users erased of 2 named/);
+    assert.doesNotMatch(restore.stderr, /no --erase-from/);
     const restored = await exportedUsers(target);
     assert.equal(restored.has(users[0]!), false);
     assert.equal(restored.has(users[1]!), false);
@@ -136,5 +139,25 @@ describe('restore', () => {
     const verify = await runCli(['verify', live]);
     assert.equal(verify.code, 1);
     assert.match(verify.stderr, /a key does not reach its user: user [0-9a-f-]+'s legacy_id is missing from user_keys/);
+    assert.match(verify.stderr, /counts disagree: user_keys has 29 rows, the users hold 30 keys/);
+  });
+
+  it('verify finds a hole in the change feed, a stored user that differs from the user rendered again, and a wrong user count', async () => {
+    const damages: [string, string, RegExp][] = [
+      ['feed-hole.db', 'DELETE FROM events WHERE position = 4', /the change feed has a gap: position 4 is missing \(the next event is at 5\)/],
+      ['representation.db', "UPDATE users SET representation = replace(representation, 'Seed 2\"', 'Seed X\"') WHERE username = 'seed2'", /a stored representation differs from the user rendered again: user [0-9a-f-]+/],
+      ['user-count.db', 'UPDATE user_count SET n = n + 1', /counts disagree: user_count says 11, users holds 10/],
+    ];
+    for (const [name, damage, found] of damages) {
+      const path = join(dir, name);
+      await seedStore(dir, path, 10);
+      assert.equal((await runCli(['verify', path])).code, 0, `${name} is sound before the damage`);
+      const db = new Database(path);
+      assert.equal(db.prepare(damage).run().changes, 1, damage);
+      db.close();
+      const verify = await runCli(['verify', path]);
+      assert.equal(verify.code, 1, `${name}: ${verify.stdout}`);
+      assert.match(verify.stderr, found);
+    }
   });
 });

@@ -21,5 +21,10 @@ if (promtoolSkip && process.env.CI === 'true') throw new Error(`CI requires prom
 
 /** `promtool check metrics` on an exposition: exit code 0 and no output when it lints clean. */
 export function checkMetrics(exposition: string): Promise<ProcessResult> {
-  return runProcess(PROMTOOL ?? 'promtool', ['check', 'metrics'], { cwd: process.cwd(), env: { PATH: process.env.PATH }, input: exposition });
+  return promtool(['check', 'metrics'], process.cwd(), exposition);
+}
+
+/** promtool with `args`, run in `cwd` (where the files it names are). */
+export function promtool(args: string[], cwd: string, input?: string): Promise<ProcessResult> {
+  return runProcess(PROMTOOL ?? 'promtool', args, { cwd, env: { PATH: process.env.PATH }, input });
 }

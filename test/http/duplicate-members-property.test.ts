@@ -60,4 +60,14 @@ describe('repeatedMember', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('finds and names a repeat nested 30,000 levels deep, as a 64 KiB body can be, without running out of stack', () => {
+    for (const [open, close, step] of [['{"a":', '}', '/a'], ['[', ']', '/0'], ['{"a":[1,', ']}', '/a/1']] as const) {
+      const depth = 30_000;
+      const text = `${open.repeat(depth)}{"c":1,"\\u0063":2}${close.repeat(depth)}`;
+      assert.deepEqual(repeatedMember(text, JSON.parse(text)), { name: 'c', pointer: step.repeat(depth) }, open);
+      const unique = `${open.repeat(depth)}{"c":1,"d":2}${close.repeat(depth)}`;
+      assert.equal(repeatedMember(unique, JSON.parse(unique)), undefined, open);
+    }
+  });
 });

@@ -75,6 +75,22 @@ describeEachStore('a member name repeated in one JSON object', (kind) => {
     assert.deepEqual(now.attributes, { team: 'one' });
   });
 
+  it('a repeat nested 10,000 levels deep in a body under the size limit is the same 400 on both doors, and creates nothing', async () => {
+    const user = newUser();
+    const nested = `${'{"a":'.repeat(10_000)}{"c":1,"c":2}${'}'.repeat(10_000)}`;
+    const rest = JSON.stringify({ username: user.username, email_address: user.email_address, attributes: { REPEAT: 0 } }).replace('{"REPEAT":0}', nested);
+    const res = await raw('POST', '/users', 'application/json', rest);
+    assertProblem(res, 400, 'malformed-request');
+    assert.match(res.body.detail, /^The member "c" appears more than once in the object at \/attributes(\/a){10000};/);
+    assert.equal((await server.get(`/users/username:${user.username}`)).status, 404);
+    const userName = `deepscim${String(user.username)}`;
+    const scimBody = JSON.stringify({ schemas: [CORE], userName, emails: [{ value: `${userName}@example.com` }], [ENTERPRISE]: { REPEAT: 0 } }).replace('{"REPEAT":0}', nested);
+    const scim = await raw('POST', '/scim/v2/Users', 'application/scim+json', scimBody);
+    assert.equal(scim.status, 400, scim.text);
+    assert.equal(scim.body.scimType, 'invalidSyntax', scim.text);
+    assert.match(scim.body.detail, /"c" appears more than once/);
+  });
+
   it('the same name in different objects, or in two elements of an array, is no repeat', async () => {
     const user = newUser({ attributes: { name: { name: 'x' }, list: [{ id: 1 }, { id: 2 }], username: 'also' } });
     const res = await server.post('/users', user);
