@@ -8,7 +8,7 @@
  *   npm run build && node dist/bench/search-profile.js DATABASE [SHAPE]
  *
  * DATABASE: a SQLite file or a postgres:// URL seeded by the bench; SHAPE: a shape's name
- * (default q-rare); BENCH_CONNECTIONS and BENCH_DURATION_S as for npm run bench.
+ * (default q-rare), or q-surnames (surname-prefixes.ts: what npm run bench:search-raw sends); BENCH_CONNECTIONS and BENCH_DURATION_S as for npm run bench.
  */
 import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,12 +17,14 @@ import { runLoad } from './load.js';
 import { formatProfileSummary, summariseProfile } from './profile-summary.js';
 import { SEARCH_SHAPES } from './search-shapes.js';
 import { makeCredentials, startService } from './servers.js';
+import { SURNAME_SHAPE } from './surname-prefixes.js';
 
 const options = loadBenchOptions(process.cwd());
 const [location, shapeName = 'q-rare'] = process.argv.slice(2);
 if (!location) throw new Error('usage: node dist/bench/search-profile.js DATABASE [SHAPE]');
-const shape = SEARCH_SHAPES.find((s) => s.name === shapeName);
-if (!shape) throw new Error(`unknown shape ${shapeName}; one of ${SEARCH_SHAPES.map((s) => s.name).join(', ')}`);
+const shapes = [...SEARCH_SHAPES, SURNAME_SHAPE];
+const shape = shapes.find((s) => s.name === shapeName);
+if (!shape) throw new Error(`unknown shape ${shapeName}; one of ${shapes.map((s) => s.name).join(', ')}`);
 
 mkdirSync(join(options.root, 'bench/.out'), { recursive: true });
 const runDir = mkdtempSync(join(options.root, 'bench/.out/search-profile-'));

@@ -11,6 +11,7 @@ import postgres from 'postgres';
 import { inFlightGate } from '../../src/store/postgres/in-flight-gate.js';
 import { postgresClientOptions, userRowToUser } from '../../src/store/postgres/postgres-user-store.js';
 import { prefixUpperBound } from '../../src/users/canonical.js';
+import { queryWords } from '../../src/users/search-words.js';
 import { displayNameKey, keysOf, type User } from '../../src/users/user.js';
 import { representationOf, type UserRepresentation } from '../../src/users/user-representation.js';
 import type { RawStore } from './raw-store.js';
@@ -54,9 +55,10 @@ export function openPostgresRawStore(url: string): RawStore {
     async page(prefix, after, limit) {
       const conditions = [sql`TRUE`];
       if (after !== undefined) conditions.push(sql`uid > ${after}::uuid`);
-      if (prefix !== undefined) {
-        const high = prefixUpperBound(prefix) as string; // defined for every prefix the scenarios send
-        conditions.push(sql`(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND value >= ${prefix} AND value < ${high}) OR (display_name_key >= ${prefix} AND display_name_key < ${high}))`);
+      // Each word of `q` starts a word of the user, found in the word index the service reads (user_terms).
+      for (const word of prefix === undefined ? [] : queryWords(prefix)) {
+        const high = prefixUpperBound(word) as string; // defined for every word the scenarios send
+        conditions.push(sql`uid IN (SELECT uid FROM user_terms WHERE field = 'word' AND value >= ${word} AND value < ${high})`);
       }
       const where = conditions.reduce((all, condition) => sql`${all} AND ${condition}`);
       const rows = await limited(() => sql<Row[]>`SELECT ${columns} FROM users WHERE ${where} ORDER BY uid LIMIT ${limit}`);

@@ -13,7 +13,7 @@ export interface RawStore {
   /** Reads answer the representation a write stored (its JSON text and ETag), as the service's store does. */
   byUid(uid: string): MaybePromise<UserRepresentation | undefined>;
   byKey(key: UniqueKey, value: string): MaybePromise<UserRepresentation | undefined>;
-  /** Users in uid order after `after`, optionally those whose username, email or display name starts with `prefix`. */
+  /** Users in uid order after `after`, optionally those a word of which each word of `prefix` starts (the word index, user_terms). */
   page(prefix: string | undefined, after: string | undefined, limit: number): MaybePromise<User[]>;
   /** One transaction, committed durably before it returns; `false` when a unique key is taken. Writes store the representation too. */
   create(user: User): MaybePromise<boolean>;

@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-connection.js';
 import { userRowParams, userRowToUser } from '../../src/store/sqlite/sqlite-rows.js';
 import { prefixUpperBound } from '../../src/users/canonical.js';
+import { queryWords } from '../../src/users/search-words.js';
 import { keysOf, type User, type UserFields } from '../../src/users/user.js';
 import type { UserRepresentation } from '../../src/users/user-representation.js';
 import type { RawStore } from './raw-store.js';
@@ -63,10 +64,10 @@ export function openSqliteRawStore(path: string): RawStore {
         where.push('uid > ?');
         values.push(after);
       }
-      if (prefix !== undefined) {
-        const upper = prefixUpperBound(prefix) as string; // defined for every prefix the scenarios send
-        where.push(`(uid IN (SELECT uid FROM user_keys WHERE key IN ('username', 'email_address') AND value >= ? AND value < ?) OR (display_name_key >= ? AND display_name_key < ?))`);
-        values.push(prefix, upper, prefix, upper);
+      // Each word of `q` starts a word of the user, found in the word index the service reads (user_terms).
+      for (const word of prefix === undefined ? [] : queryWords(prefix)) {
+        where.push(`uid IN (SELECT uid FROM user_terms WHERE field = 'word' AND value >= ? AND value < ?)`);
+        values.push(word, prefixUpperBound(word) as string); // defined for every word the scenarios send
       }
       const sql = `SELECT ${COLUMNS} FROM users ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY uid LIMIT ?`;
       return pageStatement(sql).all(...values, limit).map(userRowToUser);

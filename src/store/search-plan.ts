@@ -97,6 +97,18 @@ export function pickIntersection(terms: readonly TermDriver[], counts: readonly 
   return { kind: 'intersection', of: [(within[0] as (typeof within)[number]).term, (within[1] as (typeof within)[number]).term] };
 }
 
+/**
+ * The filter without the words `driver` names already: the users a word's index entries
+ * name are exactly those with a word it starts (search-column.ts writes both from the same
+ * words), so checking the word again on each driven row only costs reading the row.
+ */
+export function beyondDriver(filter: SearchFilter, driver: Driver | undefined): SearchFilter {
+  const terms = driver === undefined ? [] : driver.kind === 'intersection' ? driver.of : driver.kind === 'term' ? [driver] : [];
+  const driven = new Set(terms.filter((term) => term.field === 'word' && term.prefix).map((term) => term.value));
+  if (driven.size === 0 || filter.words === undefined) return filter;
+  return { ...filter, words: filter.words.filter((word) => !driven.has(word)) };
+}
+
 /** The term conditions among the candidates: those an intersection may take. */
 export const termsOf = (candidates: readonly Driver[]): TermDriver[] => candidates.filter((c): c is TermDriver => c.kind === 'term');
 

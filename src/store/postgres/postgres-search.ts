@@ -7,7 +7,7 @@
  * sort's index (test/search/search-plans.test.ts reads each shape's plan).
  */
 import type postgres from 'postgres';
-import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
+import { beyondDriver, BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
 import { uidDescending } from '../search-match.js';
 import { FACETS, type SortKey } from '../../users/user-vocabulary.js';
 import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
@@ -138,7 +138,7 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
   };
 
   /** The query counting the users that match, through `driver` or over every user. */
-  const countOf = (filter: SearchFilter, driver: Driver | undefined): Fragment => sql`SELECT count(*)::int AS n FROM ${rowsOf(driver)} WHERE ${conditions(filter)}`;
+  const countOf = (filter: SearchFilter, driver: Driver | undefined): Fragment => sql`SELECT count(*)::int AS n FROM ${rowsOf(driver)} WHERE ${conditions(beyondDriver(filter, driver))}`;
 
   const single = async (query: Fragment, run: Run): Promise<number> => {
     const [row] = await run(() => sql<{ n: number }[]>`${query}`);
@@ -166,7 +166,8 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
             UNION ALL (SELECT ${columns}, true FROM users WHERE uid = (SELECT uid FROM users WHERE ${keyset} ORDER BY ${orderBy} LIMIT 1 OFFSET ${page.walkLimit - 1}))`,
         };
       }
-      return { query: sql`SELECT ${columns}, false AS walk_end FROM ${rowsOf(driver)} WHERE ${conditions(page.filter)} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.limit}` };
+      // The words the driver names are not checked again on its rows (search-plan.ts beyondDriver()).
+      return { query: sql`SELECT ${columns}, false AS walk_end FROM ${rowsOf(driver)} WHERE ${conditions(beyondDriver(page.filter, driver))} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.limit}` };
     },
 
     driverOf,

@@ -3,15 +3,15 @@
  * (store/search-plan.ts says which plan a page takes and why). Statements differ only by
  * which conditions are present: a few shapes, each prepared once.
  */
-import { BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
+import { beyondDriver, BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
 import { uidDescending } from '../search-match.js';
 import { FACETS, type SortKey } from '../../users/user-vocabulary.js';
 import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
 import type { SqlReads, SqlStatement } from './sqlite-reads.js';
 
-/** A users row with its stored representation (null in a row an earlier release wrote). */
-export type StoredUserRow = UserRow & { representation: string | null; etag: string | null };
+/** A users row of a page: `profile` is its stored representation (USER_COLUMNS), with its entity tag (null in a row an earlier release wrote). */
+export type StoredUserRow = UserRow & { etag: string | null };
 
 interface Fragment {
   sql: string;
@@ -127,6 +127,9 @@ function ordering(page: Pick<SearchPage, 'sort' | 'after' | 'afterValues'>): { o
   return { orderBy, keyset: { sql: `${first.column} ${first.descending ? '<=' : '>='} ? AND (${branches.join(' OR ')})`, params } };
 }
 
+/** The columns of `users` that conditions() reads (besides the uid). */
+const WALK_CONDITION_COLUMNS = ['active', 'created_at', 'updated_at', 'search_text'];
+
 /** Reads a walked page or a count makes: every row it reads is checked against the deadline (sqlite-reads.ts). */
 const BUDGET_CHECK = 'within_budget(u.uid)';
 
@@ -134,15 +137,26 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
   /** The FROM clause of a page: the driver's users, or every user (walked along the sort's index). */
   function source(driver: Driver | undefined): Fragment {
     if (driver === undefined) return { sql: 'users u', params: [] };
-    const uids = driverUids(driver);
-    // DISTINCT: a user has several words a prefix starts (an intersection is distinct already). CROSS JOIN: SQLite reads the driver first.
-    const distinct = driver.kind === 'term' && driver.prefix ? 'DISTINCT ' : '';
-    return { sql: `(${uids.sql.replace(/^SELECT /, `SELECT ${distinct}`)}) d CROSS JOIN users u ON u.uid = d.uid`, params: uids.params };
+    const uids = drivenUids(driver);
+    // CROSS JOIN: SQLite reads the driver first.
+    return { sql: `(${uids.sql}) d CROSS JOIN users u ON u.uid = d.uid`, params: uids.params };
   }
 
-  /** Every condition of the filter; a walk (no driver) checks the deadline first on each row it reads. */
+  /** The uids `driver` names, each once. */
+  function drivenUids(driver: Driver): Fragment {
+    const uids = driverUids(driver);
+    // DISTINCT: a user has several words a prefix starts (an intersection is distinct already).
+    const distinct = driver.kind === 'term' && driver.prefix ? 'DISTINCT ' : '';
+    return { sql: uids.sql.replace(/^SELECT /, `SELECT ${distinct}`), params: uids.params };
+  }
+
+  /**
+   * Every condition of the filter but the words the driver names (beyondDriver()): a word is
+   * checked in `search_text`, which lies past the row's representation, so each check reads
+   * the whole row. A walk (no driver) checks the deadline first on each row it reads.
+   */
   function where(filter: SearchFilter, driver: Driver | undefined): Fragment {
-    const all = conditions(filter);
+    const all = conditions(beyondDriver(filter, driver));
     return driver === undefined ? { sql: `${BUDGET_CHECK} AND ${all.sql}`, params: all.params } : all;
   }
 
@@ -172,19 +186,32 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
   function pageQuery(page: SearchPage, driver: Driver | undefined): Fragment {
     const conditionsOf = where(page.filter, driver);
     const { orderBy, keyset } = ordering(page);
-    // With the stored representation, which the page sends as it is (withStoredRepresentation()).
-    const columns = [...USER_COLUMNS.split(', '), 'representation', 'etag'].map((column) => `u.${column}`).join(', ');
+    // With the stored representation (read once, as `profile`), which the page sends as it is (withStoredRepresentation()).
+    const columns = [...USER_COLUMNS.split(', '), 'etag'].map((column) => `u.${column}`).join(', ');
     if (driver === undefined && page.walkLimit !== undefined) {
       // The inner page reads `users` unaliased, so its plan names the table (tests tell its index walk from a scan).
       const unaliased = (sql: string) => sql.replace(/\bu\./g, '');
+      // It reads only what the conditions and the order look at, not every column of each user it walks (the
+      // representation, the generated sort keys); the page's rows are read again, by uid, for the page alone.
+      const walked = [...new Set(['uid', ...WALK_CONDITION_COLUMNS, ...(page.sort ?? []).map((key) => unaliased(SORT_COLUMN[key.field]))])].join(', ');
+      const uids = `SELECT u.uid FROM (SELECT ${walked} FROM users WHERE ${unaliased(keyset.sql)} ORDER BY ${unaliased(orderBy)} LIMIT ?) u WHERE ${conditionsOf.sql} ORDER BY ${orderBy} LIMIT ?`;
       return {
-        sql: `SELECT ${columns} FROM (SELECT * FROM users WHERE ${unaliased(keyset.sql)} ORDER BY ${unaliased(orderBy)} LIMIT ?) u WHERE ${conditionsOf.sql} ORDER BY ${orderBy} LIMIT ?`,
+        sql: `SELECT ${columns} FROM (${uids}) p CROSS JOIN users u ON u.uid = p.uid ORDER BY ${orderBy}`,
         params: [...keyset.params, page.walkLimit, ...conditionsOf.params, page.limit],
       };
     }
+    // The page's uids first, then their rows: sorting the driven users' uids alone, not rows that carry
+    // their representation (about 3.5 KB each, read for every driven user, kept only for the page's).
+    const rowsOf = (uids: string) => `SELECT ${columns} FROM (${uids}) p CROSS JOIN users u ON u.uid = p.uid ORDER BY ${orderBy}`;
+    if (conditionsOf.sql === '1' && (page.sort ?? []).length === 0) {
+      // Nothing to check and sorted by uid: the driver's uids alone decide the page, no user is read before its page's.
+      const uids = drivenUids(driver as Driver);
+      const ofDriver = (sql: string) => sql.replace(/\bu\.uid\b/g, 'd.uid');
+      return { sql: rowsOf(`SELECT d.uid FROM (${uids.sql}) d WHERE ${ofDriver(keyset.sql)} ORDER BY ${ofDriver(orderBy)} LIMIT ?`), params: [...uids.params, ...keyset.params, page.limit] };
+    }
     const from = source(driver);
     return {
-      sql: `SELECT ${columns} FROM ${from.sql} WHERE ${conditionsOf.sql} AND ${keyset.sql} ORDER BY ${orderBy} LIMIT ?`,
+      sql: rowsOf(`SELECT u.uid FROM ${from.sql} WHERE ${conditionsOf.sql} AND ${keyset.sql} ORDER BY ${orderBy} LIMIT ?`),
       params: [...from.params, ...conditionsOf.params, ...keyset.params, page.limit],
     };
   }

@@ -22,7 +22,7 @@ import { sqliteLease } from './sqlite-lease.js';
 import { MemoryPageMarks, type PageMark } from '../page-marks.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
-import { sqliteSearch } from './sqlite-search.js';
+import { sqliteSearch, type StoredUserRow } from './sqlite-search.js';
 import { connectionReads } from './sqlite-reads.js';
 import { startReaderThread } from './reader-thread.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
@@ -195,6 +195,17 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     return { value: user && representationOf(user), position };
   }
 
+  /**
+   * A search page's user. Its stored representation is the user (written from it), so it is
+   * parsed once instead of the columns and the profile each; the page sends the text as it is.
+   * A row without one (an earlier release's) is read from its columns.
+   */
+  function pageUser(row: StoredUserRow): User {
+    const { profile: json, etag } = row;
+    if (typeof json === 'string' && typeof etag === 'string') return withStoredRepresentation(JSON.parse(json) as User, json, etag);
+    return userRowToUser(row);
+  }
+
   function current(uid: string, precondition?: Precondition): WriteOutcome<User> {
     const row = selectByUid.get(uid);
     if (!row) return { status: 'not-found' };
@@ -283,7 +294,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
 
     async search(page: SearchPage) {
       const { rows, position, walkedTo } = await expensive(page.deadline, () => searching.page(page, LATEST_POSITION_SQL));
-      const value = await mapInSlices(rows, (row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag));
+      const value = await mapInSlices(rows, pageUser);
       return walkedTo === undefined ? { value, position } : { value, position, walkedTo: walkMark(userRowToUser(walkedTo), page.sort) };
     },
 
