@@ -85,7 +85,7 @@ export const TERM_COLUMNS = ['field', 'value', 'uid'] as const;
 
 /**
  * For the rest of the transaction: the statement trigger users_terms_inserted
- * (migration 13) leaves the terms of inserted users to the import, which writes
+ * (migration 14) leaves the terms of inserted users to the import, which writes
  * them from import_term_rows in the same transaction (TERMS_SQL). Local to this
  * transaction: every other writer, a running service's included, keeps the trigger.
  */
