@@ -45,13 +45,18 @@ export const facetTerm = (facet: Facet, value: string) => `${facet}:${canon(valu
 
 /** The `search` column of a user's row. */
 export function searchColumn(user: User): string {
+  return searchOf(user).column;
+}
+
+/** The `search` column of a user's row and the `field:value` terms in it (what the triggers, or a bulk import, put in `user_terms`). */
+export function searchOf(user: User): { column: string; terms: string[] } {
   const words = userWords(user);
   const terms = words.map((word) => `word:${word}`);
   for (const facet of FACETS) {
     const value = facetOf(user, facet);
     if (value !== null && value !== '') terms.push(facetTerm(facet, value));
   }
-  return JSON.stringify({
+  const column = JSON.stringify({
     text: ` ${words.join(' ')} `,
     terms,
     sort: {
@@ -61,4 +66,5 @@ export function searchColumn(user: User): string {
       given_name: fold(user.name?.given_name ?? ''),
     },
   });
+  return { column, terms };
 }

@@ -14,8 +14,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { REPO_ROOT } from '../helpers/child-server.js';
-import { createTestDatabaseUrl, describeEachStore, type StoreKind, type TestDatabaseUrl } from '../helpers/stores.js';
+import { createTestDatabaseUrl, describeEachStore, openTestStoreAt, type StoreKind, type TestDatabaseUrl } from '../helpers/stores.js';
 import { storedUsers } from './stored-users.js';
+import { userWords } from '../../src/users/search-words.js';
 import { until } from '../helpers/until.js';
 import { parseSummary } from './import-summary.js';
 import { runCli, startCli } from './run-cli.js';
@@ -81,6 +82,18 @@ describeEachStore('import: interruptions are honest', (kind) => {
     assert.equal(resumed.status, 0, resumed.stderr);
     assert.deepEqual(parseSummary(resumed.stdout), { created: 40, updated: 0, unchanged: 0, skipped: 0, rejected: 0, records: 40, replayed: 20 });
     assert.equal(await countTagged(kind, db.databaseUrl, tag), 40);
+    // Into an empty directory, the import writes the words itself: every word of every user, from both runs, finds it.
+    const store = await openTestStoreAt(kind, db.databaseUrl);
+    try {
+      for (const user of (await store.search({ filter: {}, limit: 100 })).value) {
+        for (const word of userWords(user)) {
+          const found = (await store.search({ filter: { words: [word] }, limit: 100 })).value;
+          assert.ok(found.some((u) => u.uid === user.uid), `the word ${word} finds ${user.username}`);
+        }
+      }
+    } finally {
+      await store.close();
+    }
   });
 
   it('the report never replaces the input, the database or a file that is not a report, whatever path names them', async () => {

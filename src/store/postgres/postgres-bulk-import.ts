@@ -8,9 +8,11 @@
  * 2. planBatch() (import-batch-plan.ts) plans every record in order, exactly as
  *    importing them one by one would, intra-batch conflicts and keys freed by an
  *    earlier update included.
- * 3. One statement writes the plan: data-modifying CTEs over the batch (sent
- *    as arrays) insert and update the users and insert, delete and move their
- *    key rows, and count what they did (postgres-bulk-sql.ts).
+ * 3. The plan's rows go by COPY into staging tables (postgres-copy.ts), then one
+ *    statement writes them: data-modifying CTEs insert and update the users and
+ *    insert, delete and move their key rows, and count what they did; two more
+ *    write the inserted users' terms and the written users' addresses
+ *    (postgres-bulk-sql.ts).
  *
  * Keys and uids read as free are not locked: if another writer takes one before
  * the write, the keys table's primary key refuses the statement (23505) and the
@@ -23,11 +25,15 @@
 import type postgres from 'postgres';
 import type { TransactionSql } from 'postgres';
 import { displayNameKey, emailKeysOf, type User } from '../../users/user.js';
-import { searchColumn } from '../search-column.js';
+import { searchOf } from '../search-column.js';
 import { keysOfUser, planBatch, StaleSnapshotError, type BatchSnapshot, type BatchWrites } from '../import-batch-plan.js';
 import type { ImportOutcome, ImportUser, OnConflict } from '../import-plan.js';
 import { profileColumn } from '../../users/user-profile.js';
-import { HOLDERS_AND_LOCKED_ROWS_SQL, HOLDERS_SQL, KEY_COLUMNS, NESTED_LOOPS_SQL, textArrayLiteral, USER_COLUMNS, WRITE_SQL } from './postgres-bulk-sql.js';
+import {
+  EMAIL_COLUMNS, EMAILS_SQL, HOLDERS_AND_LOCKED_ROWS_SQL, HOLDERS_SQL, KEY_COLUMNS, NESTED_LOOPS_SQL, STAGING_SQL, TERM_COLUMNS, TERMS_BY_IMPORT_SQL, TERMS_SQL,
+  textArrayLiteral, USER_COLUMNS, WRITE_SQL,
+} from './postgres-bulk-sql.js';
+import { copyRow, copyRows } from './postgres-copy.js';
 import { isUniqueViolation } from './postgres-errors.js';
 import { importOneByOne } from './postgres-import-one-by-one.js';
 import { postgresIdempotency } from './postgres-idempotency.js';
@@ -69,47 +75,55 @@ function holderOf(row: HolderRow): BatchSnapshot['holders'][number] {
   return { key: row.key as BatchSnapshot['holders'][number]['key'], value: row.value, uid: row.uid };
 }
 
-/** The parameters of WRITE_SQL: the users (op 'insert' or 'update', final row), the key rows (op 'insert', 'delete' or 'move'), a column each, then the users' representations, the events' time, the feed switch and the users' ETags. */
-function writeParameters(writes: BatchWrites, now: string, feed: Feed, origin: EventOrigin): (string | boolean | null | (string | null)[])[] {
-  const users = [...writes.inserts.map((user) => ['insert', user] as const), ...writes.updates.map((user) => ['update', user] as const)];
-  const userColumn = (column: (typeof USER_COLUMNS)[number]) =>
-    users.map(([op, user]): string | null => {
-      switch (column) {
-        case 'op':
-          return op;
-        case 'legacy_ids':
-          return textArrayLiteral(user.legacy_ids);
-        case 'display_name_key':
-          return displayNameKey(user.display_name);
-        case 'attributes':
-          return JSON.stringify(user.attributes);
-        case 'version':
-          return String(user.version);
-        default:
-          return user[column] as string | null;
-      }
-    });
-  const keys = [
-    ...writes.keyInserts.map((row) => ({ op: 'insert', ...row })),
-    ...writes.keyDeletes.map((row) => ({ op: 'delete', ...row })),
-    ...writes.keyMoves.map((row) => ({ op: 'move', ...row })),
-  ];
-  const representations = users.map(([, user]) => representationOf(user));
-  return [
-    ...USER_COLUMNS.map(userColumn),
-    ...KEY_COLUMNS.map((column) => keys.map((row) => row[column])),
-    representations.map((r) => r.json),
-    now,
-    feed.enabled,
-    representations.map((r) => r.etag),
-    users.map(([, user]) => user.external_id),
-    users.map(([, user]) => String(user.active)),
-    users.map(([, user]) => profileColumn(user)),
-    origin.interface,
-    origin.credential ?? null,
-    origin.client ?? null,
-    users.map(([, user]) => searchColumn(user)),
-  ];
+/** The COPY rows of import_user_rows (USER_COLUMNS order), and the `user_terms` entries of the inserted users. */
+function userRows(writes: BatchWrites): { rows: string[]; terms: string[] } {
+  const rows: string[] = [];
+  const terms: string[] = [];
+  const add = (op: 'insert' | 'update', user: User): void => {
+    const representation = representationOf(user);
+    const search = searchOf(user);
+    rows.push(
+      copyRow([
+        op,
+        user.uid,
+        user.username,
+        user.email_address,
+        textArrayLiteral(user.legacy_ids),
+        user.display_name,
+        displayNameKey(user.display_name),
+        JSON.stringify(user.attributes),
+        user.created_at,
+        user.updated_at,
+        String(user.version),
+        representation.json,
+        representation.etag,
+        user.external_id,
+        String(user.active),
+        profileColumn(user),
+        search.column,
+      ]),
+    );
+    if (op === 'insert') for (const term of search.terms) terms.push(termRow(term, user.uid));
+  };
+  for (const user of writes.inserts) add('insert', user);
+  for (const user of writes.updates) add('update', user);
+  return { rows, terms };
+}
+
+/** The COPY row of import_term_rows of a `field:value` term (search-column.ts), split where the triggers split it: at the first colon. */
+function termRow(term: string, uid: string): string {
+  const colon = term.indexOf(':');
+  return copyRow([term.slice(0, colon), term.slice(colon + 1), uid]);
+}
+
+function keyRows(writes: BatchWrites): string[] {
+  const row = (op: string, { key, value, uid }: { key: string; value: string; uid: string }) => copyRow([op, key, value, uid]);
+  return [...writes.keyInserts.map((r) => row('insert', r)), ...writes.keyDeletes.map((r) => row('delete', r)), ...writes.keyMoves.map((r) => row('move', r))];
+}
+
+/** Every address of each written user's `emails`, once. */
+function emailRows(writes: BatchWrites): string[] {
+  return [...writes.inserts, ...writes.updates].flatMap((user) => emailKeysOf(user).map((value) => copyRow([value, user.uid])));
 }
 
 interface WriteCounts {
@@ -120,19 +134,28 @@ interface WriteCounts {
   keys_moved: number;
 }
 
+/**
+ * Copies the batch's rows into the staging tables, then writes them with set-based
+ * statements (postgres-bulk-sql.ts). The inserted users' word and facet entries are
+ * written by the import in the same transaction, sorted, instead of by the insert
+ * trigger: no user is ever committed without its words, whoever else writes.
+ */
 async function writeBatch(tx: TransactionSql, writes: BatchWrites, now: string, feed: Feed, origin: EventOrigin): Promise<WriteCounts> {
-  const [counts] = await tx.unsafe<WriteCounts[]>(WRITE_SQL, writeParameters(writes, now, feed, origin) as never[], { prepare: false });
-  await indexEmails(tx, writes);
+  const users = userRows(writes);
+  await tx.unsafe(STAGING_SQL).simple();
+  await copyRows(tx, 'import_user_rows', USER_COLUMNS, users.rows);
+  await copyRows(tx, 'import_key_rows', KEY_COLUMNS, keyRows(writes));
+  await copyRows(tx, 'import_email_rows', EMAIL_COLUMNS, emailRows(writes));
+  await copyRows(tx, 'import_term_rows', TERM_COLUMNS, users.terms);
+  // Sent together, one round trip: the trigger switch, the write, the terms and the addresses.
+  const switched = tx.unsafe(TERMS_BY_IMPORT_SQL).execute();
+  const written = tx.unsafe<WriteCounts[]>(WRITE_SQL, [now, feed.enabled, origin.interface, origin.credential ?? null, origin.client ?? null], { prepare: false }).execute();
+  const termed = tx.unsafe(TERMS_SQL).execute();
+  const emailed = tx.unsafe(EMAILS_SQL).simple();
+  await switched;
+  const [counts] = await written;
+  await Promise.all([termed, emailed]);
   return counts as WriteCounts;
-}
-
-/** The written users' rows of user_emails: those of updated users made again, every address once. */
-async function indexEmails(tx: TransactionSql, writes: BatchWrites): Promise<void> {
-  const written = [...writes.inserts, ...writes.updates];
-  if (written.length === 0) return;
-  if (writes.updates.length > 0) await tx`DELETE FROM user_emails WHERE uid = ANY(${writes.updates.map((u) => u.uid)}::uuid[])`;
-  const rows = written.flatMap((user) => emailKeysOf(user).map((value) => [value, user.uid] as const));
-  await tx`INSERT INTO user_emails (value, uid) SELECT * FROM unnest(${rows.map((r) => r[0])}::text[], ${rows.map((r) => r[1])}::uuid[]) ORDER BY 1`;
 }
 
 async function importOnce(tx: TransactionSql, users: readonly ImportUser[], onConflict: OnConflict, now: string, { feed, origin }: BulkImportOptions): Promise<ImportOutcome[]> {

@@ -1,9 +1,10 @@
 /**
- * The statements of the set-based import (postgres-bulk-import.ts). A batch
- * travels as parallel arrays, one parameter per column, taken apart by unnest():
- * array input costs the server several times less than json_to_recordset() (it
- * is the busier side of an import: 1 ms against 8 ms for 1,000 users measured),
- * and the client, which waits on the server most of the time, serialises them.
+ * The statements of the set-based import (postgres-bulk-import.ts). A batch's
+ * holders are read with the batch's uids and keys as arrays taken apart by
+ * unnest(); its writes travel by COPY into staging tables (STAGING_SQL,
+ * postgres-copy.ts), which set-based statements read: COPY's text rows cost the
+ * server less to take in than array parameters, and the client builds them with
+ * little more than string concatenation.
  *
  * They run as unnamed statements, planned for each batch: a generic plan cached
  * while the tables were small (an import into an empty database) would go on
@@ -51,24 +52,64 @@ export const HOLDERS_AND_LOCKED_ROWS_SQL = `
     l.external_id, l.active, l.profile
   FROM locked l`;
 
-/** The columns of WRITE_SQL's users, in parameter order ($1 … $11; then $20 … $22: external_id, active as 'true' or 'false' (text, like the other columns), the profile as JSON text). */
-export const USER_COLUMNS = ['op', 'uid', 'username', 'email_address', 'legacy_ids', 'display_name', 'display_name_key', 'attributes', 'created_at', 'updated_at', 'version'] as const;
+/**
+ * The staging tables a batch is copied into (postgres-copy.ts), one set per
+ * connection, emptied when each transaction ends (a rolled-back one takes its
+ * rows, or the tables themselves, with it: hence IF NOT EXISTS every batch).
+ * Only text columns and no constraints: the server refuses nothing in a COPY,
+ * the statements reading them cast and check. A transaction that touches no
+ * temporary table pays nothing for ON COMMIT DELETE ROWS.
+ */
+export const STAGING_SQL = `
+  CREATE TEMP TABLE IF NOT EXISTS import_user_rows (op text, uid text, username text, email_address text, legacy_ids text, display_name text,
+    display_name_key text, attributes text, created_at text, updated_at text, version text, representation text, etag text, external_id text,
+    active text, profile text, search text) ON COMMIT DELETE ROWS;
+  CREATE TEMP TABLE IF NOT EXISTS import_key_rows (op text, key text, value text, uid text) ON COMMIT DELETE ROWS;
+  CREATE TEMP TABLE IF NOT EXISTS import_email_rows (value text, uid text) ON COMMIT DELETE ROWS;
+  CREATE TEMP TABLE IF NOT EXISTS import_term_rows (field text, value text, uid text) ON COMMIT DELETE ROWS`;
 
+/** The columns of import_user_rows, in COPY order: op ('insert' or 'update') and the final row (legacy_ids a text[] literal, attributes and profile JSON text, active 'true' or 'false'), its representation, ETag and `search`. */
+export const USER_COLUMNS = [
+  'op', 'uid', 'username', 'email_address', 'legacy_ids', 'display_name', 'display_name_key', 'attributes', 'created_at', 'updated_at', 'version',
+  'representation', 'etag', 'external_id', 'active', 'profile', 'search',
+] as const;
 
-/** The columns of WRITE_SQL's key rows, in parameter order ($12 … $15). */
+/** The columns of import_key_rows: op ('insert', 'delete' or 'move'), key, value, uid. */
 export const KEY_COLUMNS = ['op', 'key', 'value', 'uid'] as const;
 
+/** The columns of import_email_rows: every address of a written user's `emails`, once. */
+export const EMAIL_COLUMNS = ['value', 'uid'] as const;
+
+/** The columns of import_term_rows: the `user_terms` entries of the batch's inserted users. */
+export const TERM_COLUMNS = ['field', 'value', 'uid'] as const;
+
 /**
- * Writes a planned batch. Users ($1 … $11): op ('insert' or 'update') and the
- * final row, legacy_ids as a text[] literal and attributes as JSON text, so the
- * server keeps the text as written (member order), as single writes do. Key
- * rows ($12 … $15): op ('insert', 'delete' or 'move'), key, value, uid. $16 each
- * user's representation (the JSON the API returns, aligned with the users: stored
- * with the row and the data of its event) and $19 its ETag; $17 the events' time,
- * $18 whether events are appended (CHANGE_FEED), $23 … $25 the events' origin
- * (interface, credential, client: event-origin.ts), $26 their `search`
- * text (search-column.ts; triggers index its terms). Returns
- * what each part wrote, for the caller to compare with its plan.
+ * For the rest of the transaction: the statement trigger users_terms_inserted
+ * (migration 14) leaves the terms of inserted users to the import, which writes
+ * them from import_term_rows in the same transaction (TERMS_SQL). Local to this
+ * transaction: every other writer, a running service's included, keeps the trigger.
+ */
+export const TERMS_BY_IMPORT_SQL = `SELECT set_config('user_service.terms_by_import', 'on', true)`;
+
+/** The inserted users' word and facet entries, in the B-tree's order (one sorted pass over user_terms). */
+export const TERMS_SQL = `
+  INSERT INTO user_terms (field, value, uid)
+  SELECT field, value, uid::uuid FROM import_term_rows ORDER BY field COLLATE "C", value COLLATE "C", uid::uuid`;
+
+/** The written users' rows of user_emails: those of updated users made again, in key order. */
+export const EMAILS_SQL = `
+  DELETE FROM user_emails WHERE uid IN (SELECT uid::uuid FROM import_user_rows WHERE op = 'update');
+  INSERT INTO user_emails (value, uid) SELECT value, uid::uuid FROM import_email_rows ORDER BY value COLLATE "C", uid::uuid`;
+
+/**
+ * Writes a planned batch from the staging tables. Users: op and the final row,
+ * legacy_ids as a text[] literal and attributes as JSON text, so the server keeps
+ * the text as written (member order), as single writes do; the representation
+ * (the JSON the API returns: stored with the row and the data of its event), its
+ * ETag and the `search` text (search-column.ts). Key rows: op, key, value, uid.
+ * $1 the events' time, $2 whether events are appended (CHANGE_FEED), $3 … $5 the
+ * events' origin (interface, credential, client: event-origin.ts). Returns what
+ * each part wrote, for the caller to compare with its plan.
  *
  * Each CTE touches rows no other CTE touches (planBatch guarantees a key row is
  * inserted, deleted or moved, never two of these), so their order within the
@@ -81,14 +122,11 @@ export const KEY_COLUMNS = ['op', 'key', 'value', 'uid'] as const;
  * given after commit (postgres-sequencer.ts).
  */
 export const WRITE_SQL = `
-  WITH user_rows AS (
-    SELECT r.op, r.uid, r.username, r.email_address, r.legacy_ids::text[] AS legacy_ids, r.display_name, r.display_name_key,
-      r.attributes::json AS attributes, r.created_at, r.updated_at, r.version, r.representation, r.etag,
-      r.external_id, r.active::boolean AS active, r.profile::json AS profile, r.search
-    FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-      $9::timestamptz[], $10::timestamptz[], $11::int[], $16::text[], $19::text[], $20::text[], $21::text[], $22::text[], $26::text[])
-      AS r(op, uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag,
-        external_id, active, profile, search)
+  WITH user_rows AS MATERIALIZED (
+    SELECT r.op, r.uid::uuid AS uid, r.username, r.email_address, r.legacy_ids::text[] AS legacy_ids, r.display_name, r.display_name_key,
+      r.attributes::json AS attributes, r.created_at::timestamptz AS created_at, r.updated_at::timestamptz AS updated_at, r.version::int AS version,
+      r.representation, r.etag, r.external_id, r.active::boolean AS active, r.profile::json AS profile, r.search
+    FROM import_user_rows r
   ),
   inserted AS (
     INSERT INTO users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag,
@@ -105,8 +143,8 @@ export const WRITE_SQL = `
     FROM user_rows r WHERE r.op = 'update' AND users.uid = r.uid
     RETURNING 1
   ),
-  key_rows AS (
-    SELECT * FROM unnest($12::text[], $13::text[], $14::text[], $15::uuid[]) AS r(op, key, value, uid)
+  key_rows AS MATERIALIZED (
+    SELECT op, key, value, uid::uuid AS uid FROM import_key_rows
   ),
   keys_inserted AS (
     INSERT INTO user_keys (key, value, uid) SELECT key, value, uid FROM key_rows WHERE op = 'insert' ORDER BY key, value COLLATE "C"
@@ -128,7 +166,7 @@ export const WRITE_SQL = `
   ),
   appended AS (
     INSERT INTO events (type, subject, time, data, origin_interface, origin_credential, origin_client)
-    SELECT CASE r.op WHEN 'insert' THEN 'user.created' ELSE 'user.updated' END, r.uid, $17::timestamptz, r.representation, $23::text, $24::text, $25::text
-    FROM user_rows r, counts WHERE $18::boolean ORDER BY r.uid
+    SELECT CASE r.op WHEN 'insert' THEN 'user.created' ELSE 'user.updated' END, r.uid, $1::timestamptz, r.representation, $3::text, $4::text, $5::text
+    FROM user_rows r, counts WHERE $2::boolean ORDER BY r.uid
   )
   SELECT * FROM counts`;

@@ -313,6 +313,25 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     RETURN NULL;
   END $$;
   `,
+  // 13: nothing; SQLite's migration 13 makes a user's events a chain, which PostgreSQL's
+  // events do not have yet (docs/performance.md, "Storage per user").
+  async () => {},
+  // 14: the bulk import writes the terms of the users it inserts itself, in the same
+  // transaction, from the terms it copied (postgres-bulk-import.ts); it says so with a
+  // transaction-local setting, and for that transaction only the insert trigger leaves
+  // them to it. Every other writer, a running service or an earlier release, keeps the
+  // trigger: no global switch, no lock on users, and no user committed without its words.
+  `
+  CREATE OR REPLACE FUNCTION users_terms_inserted() RETURNS trigger LANGUAGE plpgsql SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+  BEGIN
+    IF current_setting('user_service.terms_by_import', true) = 'on' THEN
+      RETURN NULL;
+    END IF;
+    INSERT INTO user_terms (field, value, uid)
+      SELECT ${TERM_FIELD}, ${TERM_VALUE}, n.uid FROM new_rows n, json_array_elements_text(n.search::json->'terms') AS j(term);
+    RETURN NULL;
+  END $$;
+  `,
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */

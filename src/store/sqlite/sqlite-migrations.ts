@@ -287,6 +287,19 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   DROP INDEX events_by_subject;
   ALTER TABLE users DROP COLUMN profile;
   `,
+  // 14: the import writes the terms of the users it creates itself, sorted, once per batch
+  // (sqlite-user-store.ts importUsers), instead of the insert trigger parsing each row's
+  // \`search\` as it goes in. While a batch runs it holds a row of terms_by_import, which
+  // the trigger's WHEN reads; the batch inserts that row and deletes it within its own
+  // write, so no other write, which runs before or after it under the one write lock,
+  // ever sees it, and a batch that fails takes it with its rollback.
+  `
+  CREATE TABLE terms_by_import (batch INTEGER NOT NULL);
+  DROP TRIGGER users_terms_inserted;
+  CREATE TRIGGER users_terms_inserted AFTER INSERT ON users WHEN NOT EXISTS (SELECT 1 FROM terms_by_import) BEGIN
+    INSERT INTO user_terms (field, value, uid) SELECT ${TERM_FIELD}, ${TERM_VALUE}, NEW.uid FROM json_each(NEW.search, '$.terms') j;
+  END;
+  `,
 ];
 
 /** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */

@@ -60,8 +60,8 @@ export function userRowToUser(row: UserRow): User {
   };
 }
 
-/** The named parameters of the INSERT and UPDATE of a user's row. */
-export function userRowParams(user: User) {
+/** The named parameters of the INSERT and UPDATE of a user's row (`search`: its search column, when the caller made it already). */
+export function userRowParams(user: User, search = searchColumn(user)) {
   const { json, etag } = representationOf(user);
   return {
     ...user,
@@ -69,7 +69,7 @@ export function userRowParams(user: User) {
     attributes: JSON.stringify(user.attributes),
     active: user.active ? 1 : 0,
     display_name_key: displayNameKey(user.display_name),
-    search: searchColumn(user),
+    search,
     representation: json,
     etag,
   };

@@ -29,6 +29,7 @@ import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
 import { walkMark } from '../search-match.js';
 import { migrateSqlite } from './sqlite-migrations.js';
+import { searchOf } from '../search-column.js';
 import { USER_COLUMNS, userRowParams, userRowToUser, type UserRow } from './sqlite-rows.js';
 
 export interface SqliteStoreOptions extends SqliteConnectionOptions {
@@ -80,6 +81,9 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const deleteKeys = db.prepare('DELETE FROM user_keys WHERE uid = ?');
   const insertEmail = db.prepare('INSERT INTO user_emails (value, uid) VALUES (?, ?)');
   const deleteEmails = db.prepare('DELETE FROM user_emails WHERE uid = ?');
+  const insertTerm = db.prepare('INSERT INTO user_terms (field, value, uid) VALUES (?, ?, ?)');
+  const termsByImport = db.prepare('INSERT INTO terms_by_import (batch) VALUES (1)');
+  const termsByTrigger = db.prepare('DELETE FROM terms_by_import');
   const deleteUser = db.prepare('DELETE FROM users WHERE uid = ?');
   const selectByUid = db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE uid = ?`);
   const selectByKey = db.prepare<[string, string], UserRow>(
@@ -161,10 +165,44 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   }
 
   /** Inserts the row of `user` and its keys, and its `user.created` event at `time`. */
-  function insertRow(user: User, time: string, origin?: EventOrigin): void {
+  function insertRow(user: User, time: string, origin?: EventOrigin, search?: string): void {
     const position = events.userWritten('user.created', user.uid, time, origin);
-    insertUser.run({ ...userRowParams(user), event_position: position });
+    insertUser.run({ ...userRowParams(user, search), event_position: position });
     insertKeys(user);
+  }
+
+  const compareUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+  /**
+   * Runs `load` (an import batch, inside its write) with the insert trigger leaving the
+   * terms of created users to it (migration 14): `load` hands each created user's
+   * `field:value` terms to `add`, and they go into user_terms sorted, so the B-tree is
+   * written in order: at the end, or when `load` calls `flush` before it updates a row
+   * (the update trigger replaces the terms it finds, so they must be there). Within the
+   * same write: no user is committed without its words.
+   */
+  function withBulkTerms<T>(load: (add: (uid: string, terms: readonly string[]) => void, flush: () => void) => T): T {
+    let rows: [string, string, string][] = [];
+    const flush = (): void => {
+      // Code unit order: the B-tree's (UTF-8 bytes) but for the rare astral character, which only costs a page visit.
+      rows.sort((a, b) => compareUnits(a[0], b[0]) || compareUnits(a[1], b[1]) || compareUnits(a[2], b[2]));
+      for (const [field, value, uid] of rows) insertTerm.run(field, value, uid);
+      rows = [];
+    };
+    const add = (uid: string, terms: readonly string[]): void => {
+      for (const term of terms) {
+        const colon = term.indexOf(':');
+        rows.push([term.slice(0, colon), term.slice(colon + 1), uid]);
+      }
+    };
+    termsByImport.run();
+    try {
+      const result = load(add, flush);
+      flush();
+      return result;
+    } finally {
+      termsByTrigger.run();
+    }
   }
 
   /** Replaces the row of the same uid by `next` (its keys first freed, then taken again), and its `user.updated` event at `time`. */
@@ -269,7 +307,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
 
     async importUsers(users: readonly ImportUser[], onConflict: OnConflict, now: string, key?: BatchIdempotency, origin: EventOrigin = IMPORT_ORIGIN) {
       // One IMMEDIATE transaction holds the write lock: holders read here cannot change before the writes.
-      return write(() => {
+      return write(() => withBulkTerms((addTerms, flushTerms) => {
         if (key) idempotency.claim(key, Date.now());
         const outcomes: ImportOutcome[] = [];
         for (const user of users) {
@@ -278,18 +316,23 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
             outcomes.push({ status: 'conflict', key: plan.key });
             if (onConflict === 'fail') break;
           } else if (plan.action === 'create') {
-            insertRow(user, now, origin);
+            const search = searchOf(user);
+            insertRow(user, now, origin, search.column);
+            addTerms(user.uid, search.terms);
             outcomes.push({ status: 'created', uid: user.uid });
           } else {
             const existing = userRowToUser(selectByUid.get(plan.uid) as UserRow);
             const update = updatedUser(user, existing, now, onConflict);
-            if ('next' in update && update.next) replaceRow(update.next, now, origin);
+            if ('next' in update && update.next) {
+              flushTerms();
+              replaceRow(update.next, now, origin);
+            }
             outcomes.push(updateOutcome(existing.uid, update));
           }
         }
         if (key) idempotency.answer(key, batchResponse(outcomes));
         return outcomes;
-      });
+      }));
     },
 
     async search(page: SearchPage) {
