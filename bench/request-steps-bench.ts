@@ -10,11 +10,15 @@
  *    runs it (the bundle, production defaults: logging at info to a file, load shedding on),
  *    with API-key authentication on as a deployment has it.
  * 2. With BENCH_STEPS=1 (the default; 0 skips it), the lookup by username against the same
- *    service built with one step left out at a time (bench/request-steps-server.ts), or, for
- *    the steps off by default (rate limit, CORS), turned on. Each such server is measured in
+ *    service built with one of its plugins left out at a time (SERVICE_PLUGINS in src/app.ts
+ *    minus that plugin: bench/request-steps-server.ts), or a step the plugins cannot leave
+ *    out removed by the bench server itself, or, for the steps off by default (rate limit,
+ *    CORS), turned on. Each such server is measured in
  *    alternation with its base (the service with every step, built the same way), not with the
  *    raw server: on a machine whose load changes by the minute, only rounds that alternate
- *    compare, and a step's cost is the difference of the pair's CPU µs per request. The
+ *    compare, and a step's cost is the difference of the pair's CPU µs per request: the
+ *    median over the rounds of each round's difference with the base round next to it, and
+ *    the smallest and largest of those differences (the spread: what the run can resolve). The
  *    service with every step left out, and the framework floor (bare Fastify over the raw
  *    store), are measured against the raw server.
  *
@@ -56,8 +60,8 @@ const RATE_LIMIT = { RATE_LIMIT_MAX: '1000000000', RATE_LIMIT_WINDOW_S: '60' };
 
 const ROWS: readonly StepRow[] = [
   { id: 'admission', step: 'admission (request id, one Host and Authorization, closing)', leaveOut: ['admission'] },
-  { id: 'shedding', step: 'load shedding (event-loop delay)', leaveOut: ['shedding'] },
-  { id: 'authentication', step: 'authentication (API key, SHA-256)', leaveOut: ['authentication'] },
+  { id: 'shedding', step: 'load shedding (event-loop delay)', leaveOut: ['load-shedding'] },
+  { id: 'authentication', step: 'authentication (API key)', leaveOut: ['access-control'] },
   { id: 'rate-limit', step: 'rate limit (off by default; here on, in-process counters)', leaveOut: [], env: RATE_LIMIT, on: true },
   { id: 'access-log', step: 'access log line (info)', leaveOut: ['access-log'] },
   { id: 'turn-buffered-log', step: "the access line written through pino's default destination (SonicBoom), as before", leaveOut: ['turn-buffered-log'], on: true },
@@ -68,7 +72,7 @@ const ROWS: readonly StepRow[] = [
   { id: 'representation-headers', step: 'conditional headers and ETag (If-None-Match, ETag, Content-Location, Cache-Control, Feed-Position)', leaveOut: ['metrics', 'representation-headers'], baseLeaveOut: ['metrics'] },
   { id: 'response-schema', step: 'serialisation (response schemas)', leaveOut: ['response-schema'] },
   { id: 'store-call', step: 'the store call (lookup, SQLite)', leaveOut: ['store-call'] },
-  { id: 'everything', step: 'all of the above left out', leaveOut: ['admission', 'shedding', 'authentication', 'access-log', 'metrics', 'compression', 'scim-error-format', 'representation-headers', 'response-schema', 'store-call'], againstRaw: true },
+  { id: 'everything', step: 'all of the above left out', leaveOut: ['admission', 'load-shedding', 'access-control', 'access-log', 'metrics', 'compression', 'scim-error-format', 'representation-headers', 'response-schema', 'store-call'], againstRaw: true },
 ];
 
 function startStepServer(runDir: string, location: string, credentials: Credentials, row: StepRow): Promise<RunningServer> {
@@ -95,6 +99,16 @@ const us = (n: number) => n.toFixed(1);
 const medianOf = (rounds: readonly Measurement[], of: (m: Measurement) => number) => median(rounds.map(of));
 const rps = (rounds: readonly Measurement[]) => medianOf(rounds, (m) => m.rps);
 const cpuUs = (rounds: readonly Measurement[]) => medianOf(rounds, (m) => (m.rps === 0 ? 0 : (m.serverCpu / m.rps) * 1e6));
+/** Each round's CPU µs per request minus that of the other side's round run next to it: the step's cost as each pair of rounds saw it. */
+const pairDifferences = (c: WrkComparison, sign: number) =>
+  c.rounds.service.map((m, i) => {
+    const other = c.rounds.baseline[i];
+    return other === undefined ? undefined : sign * (cpuUs([other]) - cpuUs([m]));
+  }).filter((d): d is number => d !== undefined);
+const stepCost = (c: WrkComparison, on: boolean) => {
+  const diffs = pairDifferences(c, on ? -1 : 1);
+  return ` ${us(median(diffs))} | ${us(Math.min(...diffs))} … ${us(Math.max(...diffs))} |`;
+};
 const line = (name: string, c: WrkComparison, extra = '') =>
   `| ${name} | ${Math.round(rps(c.rounds.service)).toLocaleString('en')} | ${Math.round(rps(c.rounds.baseline)).toLocaleString('en')} | **${(rps(c.rounds.service) / rps(c.rounds.baseline)).toFixed(2)}** | ${us(cpuUs(c.rounds.service))} | ${us(cpuUs(c.rounds.baseline))} |${extra}`;
 
@@ -119,7 +133,7 @@ try {
       await service.stop();
     }
     if (stepsMode) {
-      out.push('', '| step | row req/s | base req/s | ratio | row CPU µs/req | base CPU µs/req | step costs µs/req |', '|---|---|---|---|---|---|---|');
+      out.push('', '| step | row req/s | base req/s | ratio | row CPU µs/req | base CPU µs/req | step costs µs/req (median of round pairs) | spread of round pairs |', '|---|---|---|---|---|---|---|---|');
       const bases = new Map<string, RunningServer>();
       const baseFor = async (leaveOut: readonly string[]) => {
         const key = leaveOut.join(',');
@@ -141,9 +155,8 @@ try {
           } finally {
             await server.stop();
           }
-          const delta = cpuUs(c.rounds.baseline) - cpuUs(c.rounds.service);
           const name = `${row.step}${row.on ? ' (on)' : ' (left out)'}${row.againstRaw ? ', against the raw server' : ''}${row.baseLeaveOut ? `, against the service without ${row.baseLeaveOut.join(', ')}` : ''}`;
-          out.push(line(name, c, ` ${row.againstRaw ? '' : us(row.on ? -delta : delta)} |`));
+          out.push(line(name, c, row.againstRaw ? ' | |' : stepCost(c, row.on === true)));
         }
       } finally {
         for (const base of bases.values()) await base.stop();
@@ -151,7 +164,7 @@ try {
       const floor = await startBaseline(options, runDir, db, { floor: true, name: 'fastify-floor-sqlite' });
       try {
         // The floor answers GET /users/{uid} only: compared on reads by uid.
-        out.push(line('framework floor: bare Fastify route over the raw store (GET /users/{uid}), against the raw server', await alternateWrk(floor, baseline, uids, '[sqlite] floor', 'sqlite', context), ' |'));
+        out.push(line('framework floor: bare Fastify route over the raw store (GET /users/{uid}), against the raw server', await alternateWrk(floor, baseline, uids, '[sqlite] floor', 'sqlite', context), ' | |'));
       } finally {
         await floor.stop();
       }

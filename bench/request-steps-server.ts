@@ -3,8 +3,9 @@
  * same buildApp as `npm start`, its configuration read from the environment as the service
  * reads it, and BENCH_LEAVE_OUT (comma-separated) naming what to leave out:
  *
- * - a step of the request path (src/http/leave-out.ts): admission, shedding, authentication,
- *   rate-limit, access-log, metrics, cors, compression, scim-error-format;
+ * - a plugin of the service, by its name in SERVICE_PLUGINS (src/app.ts): the app is built
+ *   with the list minus that plugin (admission, load-shedding, access-control, access-log,
+ *   metrics, compression, scim-error-format, …); nothing but this list can leave one out;
  * - `store-call`: every lookup after the first answers the first one's result, without the store;
  * - `response-schema`: routes lose their response schemas (no serialiser is compiled or run);
  * - `representation-headers`: GET /users/{ref} answers the stored text with no ETag,
@@ -16,9 +17,8 @@
  */
 import pino from 'pino';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { buildApp, SERVICE_PLUGINS } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { LEAVABLE_STEPS, type LeavableStep } from '../src/http/leave-out.js';
 import { openStore } from '../src/store/open-store.js';
 import type { UserStore } from '../src/store/user-store.js';
 import { createUserService } from '../src/users/user-service.js';
@@ -26,8 +26,9 @@ import { createUserService } from '../src/users/user-service.js';
 export const BENCH_ONLY_STEPS = ['store-call', 'response-schema', 'representation-headers', 'turn-buffered-log'] as const;
 
 const names = (process.env.BENCH_LEAVE_OUT ?? '').split(',').filter((name) => name !== '');
+const known: readonly string[] = [...SERVICE_PLUGINS.map((plugin) => plugin.name), ...BENCH_ONLY_STEPS];
 for (const name of names) {
-  if (![...LEAVABLE_STEPS, ...BENCH_ONLY_STEPS].includes(name as LeavableStep)) throw new Error(`BENCH_LEAVE_OUT: unknown step ${JSON.stringify(name)}`);
+  if (!known.includes(name)) throw new Error(`BENCH_LEAVE_OUT: unknown plugin or step ${JSON.stringify(name)}`);
 }
 const leaving = (name: string) => names.includes(name);
 
@@ -49,6 +50,7 @@ const onRoute = (route: RouteOptions) => {
   if (leaving('response-schema') && route.schema) route.schema = { ...route.schema, response: undefined };
   if (leaving('representation-headers') && route.url === '/users/:ref' && [route.method].flat().includes('GET')) route.handler = bareRead;
 };
-const app = await buildApp({ config, store, onRoute, ...(leaving('turn-buffered-log') ? { logStream: pino.destination(1) } : {}), leaveOut: new Set(names.filter((name): name is LeavableStep => (LEAVABLE_STEPS as readonly string[]).includes(name))) });
+const plugins = SERVICE_PLUGINS.filter((plugin) => !leaving(plugin.name));
+const app = await buildApp({ config, store, onRoute, plugins, ...(leaving('turn-buffered-log') ? { logStream: pino.destination(1) } : {}) });
 await app.listen({ host: config.host, port: config.port });
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

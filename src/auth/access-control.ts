@@ -6,7 +6,7 @@
  * only rate limited; probes are neither authenticated nor limited.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
+import type { AuthSection } from '../config.js';
 import type { ProblemError } from '../http/problems.js';
 import type { RouteAccess } from '../http/route-access.js';
 import type { RequestStep } from '../http/request-steps.js';
@@ -20,7 +20,7 @@ export interface AccessControl {
   limitOnly: RequestStep | undefined;
 }
 
-export async function createAccessControl(app: FastifyInstance, config: Readonly<Config>): Promise<AccessControl> {
+export async function createAccessControl(app: FastifyInstance, config: Readonly<AuthSection>): Promise<AccessControl> {
   // Declared up front so every request object has the same shape (no hidden-class change per request).
   app.decorateRequest('credential', undefined);
   const authenticate = createAuthenticator(config.auth);

@@ -55,10 +55,14 @@ export function runRequestSteps(steps: readonly RequestStep[]): onRequestHookHan
   };
 }
 
-/** Installs the response steps as one onResponse hook; steps given as undefined (features turned off) are left out. */
-export function installResponseSteps(app: FastifyInstance, steps: readonly (ResponseStep | undefined)[]): void {
-  const onResponse = steps.filter((step) => step !== undefined);
+/**
+ * Installs the response steps as one onResponse hook. `stepsOf` is read at the first response,
+ * when every plugin has put its step in place; steps given as undefined (plugins left out) are skipped.
+ */
+export function installResponseSteps(app: FastifyInstance, stepsOf: () => readonly (ResponseStep | undefined)[]): void {
+  let onResponse: readonly ResponseStep[] | undefined;
   app.addHook('onResponse', (request, reply, done) => {
+    onResponse ??= stepsOf().filter((step) => step !== undefined);
     // Read once: `routeOptions` builds a new object on every access.
     const route = request.routeOptions;
     for (const step of onResponse) {

@@ -61,11 +61,12 @@ export function createMetrics(): Metrics {
 
 /**
  * Wraps every store method with its timing; the store's behaviour is unchanged.
- * With `appended` (the change feed on), counts the events this instance's
+ * With `appended` (the change feed on: the feed's counter, read at each write, since the change
+ * feed's plugin is registered after this store is wrapped), counts the events this instance's
  * writes append, from their outcomes: a replace appends one when it changed the
  * user, which the store marks by setting `updated_at` to the write's time.
  */
-export function instrumentStore(store: UserStore, metrics: StoreMetrics, appended?: Counter<'type'>): UserStore {
+export function instrumentStore(store: UserStore, metrics: StoreMetrics, appended?: () => Counter<'type'> | undefined): UserStore {
   const timed = <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) => {
     const ok = metrics.operation.bind({ operation, outcome: 'ok' });
     const failed = metrics.operation.bind({ operation, outcome: 'error' });
@@ -87,7 +88,7 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics, appende
     };
   };
   const count = (type: 'created' | 'updated' | 'deleted', n = 1) => {
-    if (n > 0) appended?.inc({ type: `user.${type}` }, n);
+    if (n > 0) appended?.()?.inc({ type: `user.${type}` }, n);
   };
   return {
     create: timed('create', async (user, pending, origin) => {
