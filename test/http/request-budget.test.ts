@@ -101,8 +101,9 @@ describeEachStore('a reader sending the most expensive requests does not stall t
     assert.deepEqual([...new Set(statuses)], [200], 'every read by uid is answered');
     assert.deepEqual([...new Set(readiness)], [200], 'the event loop was never delayed past the shedding limit: the instance stayed ready');
     for (const answer of answers) {
-      if (answer.request === 0) assert.deepEqual([answer.status, answer.type], [400, 'invalidValue'], 'a start past the skip limit is refused');
-      else if (answer.status !== 200) {
+      // A start past the skip limit is refused; on a machine loaded enough, its budget may run out first.
+      if (answer.request === 0 && answer.status === 400) assert.equal(answer.type, 'invalidValue', 'a start past the skip limit is refused');
+      else if (answer.request === 0 || answer.status !== 200) {
         // Never `overloaded`: nothing was shed, and the lanes had room for every request waiting.
         assert.deepEqual([answer.status, answer.type], [503, '/problems/budget-exceeded'], JSON.stringify(answer));
       }
