@@ -85,18 +85,3 @@ it('a statement with `when` runs only when the count it names holds, in the same
     await reader.stop();
   }
 });
-
-it('a `stored` page crosses the thread as one text when every row has its representation and entity tag, else as its rows', async () => {
-  const reader = startReaderThread(path);
-  try {
-    const page = (rows: string) => ({ sql: `SELECT * FROM (${rows})`, params: [], mode: 'stored' as const });
-    const stored = "SELECT 'u-1' AS uid, '\"e1\"' AS etag, '{\"uid\":\"u-1\"}' AS profile UNION ALL SELECT 'u-2', '\"e2\"', '{\"uid\":\"u-2\"}'";
-    const legacy = "SELECT 'u-3' AS uid, NULL AS etag, NULL AS profile";
-    const [text, none, rows] = await reader.reads([page(stored), page(`${stored} LIMIT 0`), page(legacy)]);
-    assert.equal(text, 'u-1\t"e1"\t{"uid":"u-1"}\nu-2\t"e2"\t{"uid":"u-2"}');
-    assert.equal(none, '');
-    assert.deepEqual(rows, [{ uid: 'u-3', etag: null, profile: null }]);
-  } finally {
-    await reader.stop();
-  }
-});

@@ -15,10 +15,7 @@ import { BudgetExceededError } from '../store-errors.js';
 
 /**
  * One statement: `all` rows as objects, `get` the first row as an object, `row` the first row
- * as an array, `stored` a page of users (columns `uid`, `etag`, `profile`) as one text of
- * `uid TAB etag TAB representation` lines joined by LF when every row has its stored
- * representation and entity tag (neither a uid, an entity tag nor a JSON text holds a raw TAB
- * or LF), else as `all`: one string crosses the thread instead of an object per row. With `unlessRows`, it runs only when the statement before it returned fewer
+ * as an array. With `unlessRows`, it runs only when the statement before it returned fewer
  * rows than that (else its result is undefined): work a page needs only when it is not full.
  * With `when`, it runs only when column `at` of the `row` result `result` (an earlier
  * statement's) is at most `atMost` (or, with `above`, greater than it): a plan chosen by a
@@ -27,7 +24,7 @@ import { BudgetExceededError } from '../store-errors.js';
 export interface SqlStatement {
   sql: string;
   params: unknown[];
-  mode: 'all' | 'get' | 'row' | 'stored';
+  mode: 'all' | 'get' | 'row';
   unlessRows?: number;
   when?: StatementCondition;
 }
@@ -75,22 +72,12 @@ export function statementRunner(db: BetterSqlite3.Database, budgetMessage: strin
     const value = (results[when.result] as number[] | undefined)?.[when.at];
     return typeof value === 'number' && (when.above ? value > when.atMost : value <= when.atMost);
   };
-  const storedText = (rows: Record<string, unknown>[]): string | Record<string, unknown>[] => {
-    let text = '';
-    for (let i = 0; i < rows.length; i++) {
-      const { uid, etag, profile } = rows[i] as Record<string, unknown>;
-      if (typeof etag !== 'string' || typeof profile !== 'string') return rows;
-      text += `${i === 0 ? '' : '\n'}${String(uid)}\t${etag}\t${profile}`;
-    }
-    return text;
-  };
   const inSnapshot = db.transaction((statements: readonly Statement[]) => {
     const results: unknown[] = [];
     for (const { sql, params, mode, unlessRows, when } of statements) {
       const previous = results[results.length - 1];
       if (unlessRows !== undefined && Array.isArray(previous) && previous.length >= unlessRows) results.push(undefined);
       else if (when !== undefined && !holds(results, when)) results.push(undefined);
-      else if (mode === 'stored') results.push(storedText(prepared(sql, mode).all(...params) as Record<string, unknown>[]));
       else results.push(mode === 'all' ? prepared(sql, mode).all(...params) : prepared(sql, mode).get(...params));
     }
     return results;

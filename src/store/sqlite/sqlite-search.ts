@@ -13,23 +13,6 @@ import type { SqlReads, SqlStatement, StatementCondition } from './sqlite-reads.
 /** A users row of a page: `profile` is its stored representation (USER_COLUMNS), with its entity tag (null in a row an earlier release wrote). */
 export type StoredUserRow = UserRow & { etag: string | null };
 
-/** A row of a page: the whole row, or (every row of the page having them) its uid, stored representation and entity tag alone. */
-export type PageRow = StoredUserRow | { uid: string; etag: string; profile: string };
-
-/** The rows of a page the reader sent as one text (sqlite-reads.ts, mode `stored`); sliced, not copied. */
-function storedRows(text: string): PageRow[] {
-  const rows: PageRow[] = [];
-  for (let start = 0; start < text.length; ) {
-    const end = text.indexOf('\n', start);
-    const line = end === -1 ? text.length : end;
-    const tab = text.indexOf('\t', start);
-    const second = text.indexOf('\t', tab + 1);
-    rows.push({ uid: text.slice(start, tab), etag: text.slice(tab + 1, second), profile: text.slice(second + 1, line) });
-    start = line + 1;
-  }
-  return rows;
-}
-
 interface Fragment {
   sql: string;
   params: unknown[];
@@ -255,14 +238,14 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
   function pageStatements(page: SearchPage, driver: Driver | undefined, when?: StatementCondition): SqlStatement[] {
     const limited = driver === undefined && page.walkLimit !== undefined ? { ...page, walkLimit: page.walkLimit } : undefined;
     const condition = when === undefined ? {} : { when };
-    const statements: SqlStatement[] = [{ ...pageQuery(page, driver), mode: 'stored', ...condition }];
+    const statements: SqlStatement[] = [{ ...pageQuery(page, driver), mode: 'all', ...condition }];
     // Read only when the page is not full: a walk that fills it ends at its last user.
     if (limited) statements.push({ ...walkEndQuery(limited), mode: 'get', unlessRows: page.limit, ...condition });
     return statements;
   }
 
-  function pageOf(page: SearchPage, position: unknown, rows: unknown, end: unknown): { rows: PageRow[]; position: number; walkedTo?: UserRow } {
-    const result = { rows: typeof rows === 'string' ? storedRows(rows) : (rows as StoredUserRow[]), position: (position as { latest: number }).latest };
+  function pageOf(page: SearchPage, position: unknown, rows: unknown, end: unknown): { rows: StoredUserRow[]; position: number; walkedTo?: UserRow } {
+    const result = { rows: rows as StoredUserRow[], position: (position as { latest: number }).latest };
     // A page the walk filled ends at its last user; one the walk limit ended continues after the last user read.
     return end === undefined || result.rows.length >= page.limit ? result : { ...result, walkedTo: end as UserRow };
   }
@@ -294,7 +277,7 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
      * A page's rows, and the change-feed position they reflect, read in one snapshot: the
      * position first, so the page reflects at least every event at or below it.
      */
-    async page(page: SearchPage, latest: string): Promise<{ rows: PageRow[]; position: number; walkedTo?: UserRow }> {
+    async page(page: SearchPage, latest: string): Promise<{ rows: StoredUserRow[]; position: number; walkedTo?: UserRow }> {
       const candidates = uniqueDriver(page.filter) === undefined ? candidateDrivers(page.filter) : [];
       if (candidates.length === 1) return onePlanOf(page, latest, candidates[0] as Driver);
       const driver = await driverOf(page.filter, driveBound, page.deadline);

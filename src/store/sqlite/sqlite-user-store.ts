@@ -23,7 +23,7 @@ import { sqliteLease } from './sqlite-lease.js';
 import { MemoryPageMarks, type PageMark } from '../page-marks.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
-import { sqliteSearch, type PageRow, type StoredUserRow } from './sqlite-search.js';
+import { sqliteSearch, type StoredUserRow } from './sqlite-search.js';
 import { connectionReads } from './sqlite-reads.js';
 import { startReaderThread } from './reader-thread.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
@@ -202,10 +202,10 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
    * sends the text as it is and parses none; a SCIM page parses each.
    * A row without one (an earlier release's) is read from its columns.
    */
-  function pageUser(row: PageRow): User {
+  function pageUser(row: StoredUserRow): User {
     const { profile: json, etag } = row;
     if (typeof json === 'string' && typeof etag === 'string') return withStoredRepresentation(lazyUser(row.uid, json), json, etag);
-    return userRowToUser(row as StoredUserRow);
+    return userRowToUser(row);
   }
 
   function current(uid: string, precondition?: Precondition): WriteOutcome<User> {
