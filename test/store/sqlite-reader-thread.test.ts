@@ -67,3 +67,21 @@ it('a read sent past its deadline runs nothing', async () => {
     await reader.stop();
   }
 });
+
+it('a statement with `when` runs only when the count it names holds, in the same round trip (a page planned by its own count)', async () => {
+  const reader = startReaderThread(path);
+  try {
+    const count = { sql: 'SELECT 3 AS a, 7 AS b', params: [], mode: 'row' as const };
+    const probe = (n: number) => ({ sql: `SELECT ${n} AS n`, params: [], mode: 'get' as const });
+    const results = await reader.reads([
+      count,
+      { ...probe(1), when: { result: 0, at: 0, atMost: 3 } },
+      { ...probe(2), when: { result: 0, at: 0, atMost: 3, above: true } },
+      { ...probe(3), when: { result: 0, at: 1, atMost: 6 } },
+      { ...probe(4), when: { result: 0, at: 1, atMost: 6, above: true } },
+    ]);
+    assert.deepEqual(results, [[3, 7], { n: 1 }, undefined, undefined, { n: 4 }]);
+  } finally {
+    await reader.stop();
+  }
+});

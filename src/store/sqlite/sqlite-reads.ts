@@ -17,12 +17,24 @@ import { BudgetExceededError } from '../store-errors.js';
  * One statement: `all` rows as objects, `get` the first row as an object, `row` the first row
  * as an array. With `unlessRows`, it runs only when the statement before it returned fewer
  * rows than that (else its result is undefined): work a page needs only when it is not full.
+ * With `when`, it runs only when column `at` of the `row` result `result` (an earlier
+ * statement's) is at most `atMost` (or, with `above`, greater than it): a plan chosen by a
+ * count made in the same snapshot, without a second round trip.
  */
 export interface SqlStatement {
   sql: string;
   params: unknown[];
   mode: 'all' | 'get' | 'row';
   unlessRows?: number;
+  when?: StatementCondition;
+}
+
+/** See SqlStatement. */
+export interface StatementCondition {
+  result: number;
+  at: number;
+  atMost: number;
+  above?: boolean;
 }
 
 /** Runs statements in one snapshot, in order; rejects with BudgetExceededError past `deadline` (ms since the epoch). */
@@ -55,12 +67,17 @@ export function statementRunner(db: BetterSqlite3.Database, budgetMessage: strin
     }
     return statement;
   };
-  type Statement = { sql: string; params: unknown[]; mode: string; unlessRows?: number };
+  type Statement = { sql: string; params: unknown[]; mode: string; unlessRows?: number; when?: { result: number; at: number; atMost: number; above?: boolean } };
+  const holds = (results: unknown[], when: NonNullable<Statement['when']>) => {
+    const value = (results[when.result] as number[] | undefined)?.[when.at];
+    return typeof value === 'number' && (when.above ? value > when.atMost : value <= when.atMost);
+  };
   const inSnapshot = db.transaction((statements: readonly Statement[]) => {
     const results: unknown[] = [];
-    for (const { sql, params, mode, unlessRows } of statements) {
+    for (const { sql, params, mode, unlessRows, when } of statements) {
       const previous = results[results.length - 1];
       if (unlessRows !== undefined && Array.isArray(previous) && previous.length >= unlessRows) results.push(undefined);
+      else if (when !== undefined && !holds(results, when)) results.push(undefined);
       else results.push(mode === 'all' ? prepared(sql, mode).all(...params) : prepared(sql, mode).get(...params));
     }
     return results;

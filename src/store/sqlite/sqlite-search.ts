@@ -8,7 +8,7 @@ import { uidDescending } from '../search-match.js';
 import { FACETS, type SortKey } from '../../users/user-vocabulary.js';
 import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
-import type { SqlReads, SqlStatement } from './sqlite-reads.js';
+import type { SqlReads, SqlStatement, StatementCondition } from './sqlite-reads.js';
 
 /** A users row of a page: `profile` is its stored representation (USER_COLUMNS), with its entity tag (null in a row an earlier release wrote). */
 export type StoredUserRow = UserRow & { etag: string | null };
@@ -160,11 +160,15 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
     return driver === undefined ? { sql: `${BUDGET_CHECK} AND ${all.sql}`, params: all.params } : all;
   }
 
-  /** How many entries each driver names, counted up to `bound` + 1 (each count reads at most `bound` + 1 index entries). */
-  async function countUpTo(drivers: readonly Driver[], bound: number, deadline?: number): Promise<number[]> {
+  /** The statement counting how many entries each driver names, up to `bound` + 1 (each count reads at most `bound` + 1 index entries): one row. */
+  function countsQuery(drivers: readonly Driver[], bound: number): SqlStatement {
     const parts = drivers.map((driver) => driverUids(driver));
     const sql = `SELECT ${parts.map((part, i) => `(SELECT count(*) FROM (${part.sql} LIMIT ?)) AS c${i}`).join(', ')}`;
-    const [row] = await reads([{ sql, params: parts.flatMap((part) => [...part.params, bound + 1]), mode: 'row' }], deadline);
+    return { sql, params: parts.flatMap((part) => [...part.params, bound + 1]), mode: 'row' };
+  }
+
+  async function countUpTo(drivers: readonly Driver[], bound: number, deadline?: number): Promise<number[]> {
+    const [row] = await reads([countsQuery(drivers, bound)], deadline);
     return row as number[];
   }
 
@@ -230,6 +234,35 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
     return { sql: `SELECT count(*) AS n FROM ${from.sql} WHERE ${conditionsOf.sql}`, params: [...from.params, ...conditionsOf.params] };
   }
 
+  /** The statements of a page through `driver` (its rows, then where a walk ended), each run only `when` it holds. */
+  function pageStatements(page: SearchPage, driver: Driver | undefined, when?: StatementCondition): SqlStatement[] {
+    const limited = driver === undefined && page.walkLimit !== undefined ? { ...page, walkLimit: page.walkLimit } : undefined;
+    const condition = when === undefined ? {} : { when };
+    const statements: SqlStatement[] = [{ ...pageQuery(page, driver), mode: 'all', ...condition }];
+    // Read only when the page is not full: a walk that fills it ends at its last user.
+    if (limited) statements.push({ ...walkEndQuery(limited), mode: 'get', unlessRows: page.limit, ...condition });
+    return statements;
+  }
+
+  function pageOf(page: SearchPage, position: unknown, rows: unknown, end: unknown): { rows: StoredUserRow[]; position: number; walkedTo?: UserRow } {
+    const result = { rows: rows as StoredUserRow[], position: (position as { latest: number }).latest };
+    // A page the walk filled ends at its last user; one the walk limit ended continues after the last user read.
+    return end === undefined || result.rows.length >= page.limit ? result : { ...result, walkedTo: end as UserRow };
+  }
+
+  /**
+   * A page with one condition that may drive it, in one round trip: the condition's count,
+   * then the driven page when it names at most the drive bound (pickDriver()), else the
+   * walked page, each statement run only when its plan is the one the count chose.
+   */
+  async function onePlanOf(page: SearchPage, latest: string, candidate: Driver) {
+    const driven = pageStatements(page, candidate, { result: 0, at: 0, atMost: driveBound });
+    const walked = pageStatements(page, undefined, { result: 0, at: 0, atMost: driveBound, above: true });
+    const [, position, ...results] = await reads([countsQuery([candidate], driveBound), { sql: latest, params: [], mode: 'get' }, ...driven, ...walked], page.deadline);
+    const [rows, end] = results[0] !== undefined ? results : results.slice(driven.length);
+    return pageOf(page, position, rows, end);
+  }
+
   const single = async (fragment: Fragment, deadline?: number) => {
     const [row] = await reads([{ ...fragment, mode: 'get' }], deadline);
     return (row as { n: number }).n;
@@ -245,16 +278,11 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
      * position first, so the page reflects at least every event at or below it.
      */
     async page(page: SearchPage, latest: string): Promise<{ rows: StoredUserRow[]; position: number; walkedTo?: UserRow }> {
+      const candidates = uniqueDriver(page.filter) === undefined ? candidateDrivers(page.filter) : [];
+      if (candidates.length === 1) return onePlanOf(page, latest, candidates[0] as Driver);
       const driver = await driverOf(page.filter, driveBound, page.deadline);
-      const query = pageQuery(page, driver);
-      const limited = driver === undefined && page.walkLimit !== undefined ? { ...page, walkLimit: page.walkLimit } : undefined;
-      const statements: SqlStatement[] = [{ sql: latest, params: [], mode: 'get' }, { ...query, mode: 'all' }];
-      // Read only when the page is not full: a walk that fills it ends at its last user.
-      if (limited) statements.push({ ...walkEndQuery(limited), mode: 'get', unlessRows: page.limit });
-      const [position, rows, end] = await reads(statements, page.deadline);
-      const result = { rows: rows as StoredUserRow[], position: (position as { latest: number }).latest };
-      // A page the walk filled ends at its last user; one the walk limit ended continues after the last user read.
-      return end === undefined || result.rows.length >= page.limit ? result : { ...result, walkedTo: end as UserRow };
+      const [position, rows, end] = await reads([{ sql: latest, params: [], mode: 'get' }, ...pageStatements(page, driver)], page.deadline);
+      return pageOf(page, position, rows, end);
     },
 
     /** Every user that matches, counted (SCIM's totalResults). */

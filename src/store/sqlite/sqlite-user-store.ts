@@ -10,6 +10,7 @@ import type Database from 'better-sqlite3';
 import { emailKeysOf, type LookupKey, type User } from '../../users/user.js';
 import { keysOfUser } from '../import-batch-plan.js';
 import { representationOf, withStoredRepresentation, type UserRepresentation } from '../../users/user-representation.js';
+import { lazyUser } from '../../users/lazy-user.js';
 import { AbandonedWrite, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { translateSqliteError as translate } from './sqlite-errors.js';
 import { planImport, updatedUser, updateOutcome, type Holder, type ImportOutcome, type ImportUser, type OnConflict } from '../import-plan.js';
@@ -235,12 +236,13 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
 
   /**
    * A search page's user. Its stored representation is the user (written from it), so it is
-   * parsed once instead of the columns and the profile each; the page sends the text as it is.
+   * parsed, once, only when a member other than the uid is read (lazy-user.ts): a REST page
+   * sends the text as it is and parses none; a SCIM page parses each.
    * A row without one (an earlier release's) is read from its columns.
    */
   function pageUser(row: StoredUserRow): User {
     const { profile: json, etag } = row;
-    if (typeof json === 'string' && typeof etag === 'string') return withStoredRepresentation(JSON.parse(json) as User, json, etag);
+    if (typeof json === 'string' && typeof etag === 'string') return withStoredRepresentation(lazyUser(row.uid, json), json, etag);
     return userRowToUser(row);
   }
 
