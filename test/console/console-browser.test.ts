@@ -85,7 +85,11 @@ describeEachStore('the console in Chromium', (kind) => {
     await summary(page, 'Users 1–1.');
 
     await search.fill('');
+    // Every prefix of GARC has a full first page: wait for GARC's own answer before paging, so
+    // that Next is pressed on its results and not on a shorter prefix's still on screen.
+    const garc = page.waitForResponse((response) => new URL(response.url()).searchParams.get('q') === 'GARC');
     await search.pressSequentially('GARC');
+    await garc;
     await summary(page, 'Users 1–20, more follow.');
     await page.getByRole('button', { name: 'Next page' }).click();
     await summary(page, 'Users 21–25.');
