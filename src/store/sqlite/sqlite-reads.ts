@@ -67,7 +67,7 @@ export function statementRunner(db: BetterSqlite3.Database, budgetMessage: strin
     }
     return statement;
   };
-  type Statement = { sql: string; params: unknown[]; mode: string; unlessRows?: number; when?: { result: number; at: number; atMost: number; above?: boolean } };
+  type Statement = { sql: string; params: unknown[]; mode: string; unlessRows?: number; when?: StatementCondition };
   const holds = (results: unknown[], when: NonNullable<Statement['when']>) => {
     const value = (results[when.result] as number[] | undefined)?.[when.at];
     return typeof value === 'number' && (when.above ? value > when.atMost : value <= when.atMost);
