@@ -32,7 +32,7 @@
  */
 import type { SearchFilter } from '../store/user-store.js';
 import type { Facet, SortKey } from '../users/user-vocabulary.js';
-import { compareUsers, matchesSearch, sortValue } from '../store/search-match.js';
+import { compareUsers, matchesSearch, sortValue } from '../users/search-match.js';
 import { mapInSlices } from '../event-loop-slices.js';
 import { canon } from '../users/canonical.js';
 import { emailKeysOf, type User } from '../users/user.js';

@@ -32,6 +32,12 @@ import type { ImportOutcome, ImportUser, OnConflict } from './import-plan.js';
 import type { PageMark } from './page-marks.js';
 import type { MatchCount } from './search-plan.js';
 
+// What the service needs of the store beside the port's own types: the error a write
+// meets when a unique key is held, a page mark and a count. users/ imports the store
+// through this module only (test/architecture/layers.test.ts).
+export { KeyConflictError } from './store-errors.js';
+export type { PageMark, MatchCount };
+
 
 /** Decides, inside the write's transaction, whether the write may proceed given the current user. */
 export type Precondition = (current: User) => boolean;

@@ -6,9 +6,8 @@
  * user first: the exact matches, in the search's order, then every other match.
  */
 import { ProblemError } from '../http/problems.js';
-import { compareCodePoints, compareUsers, matchesSearch, sortValue, uidDescending } from '../store/search-match.js';
-import type { MatchCount } from '../store/search-plan.js';
-import type { InstantBounds, PageResult, Positioned, SearchFilter, UserStore } from '../store/user-store.js';
+import { compareCodePoints, compareUsers, matchesSearch, sortValue, uidDescending } from './search-match.js';
+import type { InstantBounds, MatchCount, PageResult, Positioned, SearchFilter, UserStore } from '../store/user-store.js';
 import { canon } from './canonical.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './search-cursor.js';
 import { QUERY_WORDS_MAX, queryWords } from './search-words.js';

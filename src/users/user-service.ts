@@ -4,9 +4,7 @@
  */
 import type { EventOrigin } from '../events/event-origin.js';
 import { ProblemError } from '../http/problems.js';
-import { KeyConflictError } from '../store/store-errors.js';
-import type { PageMark } from '../store/page-marks.js';
-import type { PendingIdempotency, Precondition, SearchFilter, SearchPage, UserStore, WriteOutcome } from '../store/user-store.js';
+import { KeyConflictError, type PageMark, type PendingIdempotency, type Precondition, type SearchFilter, type SearchPage, type UserStore, type WriteOutcome } from '../store/user-store.js';
 import { canon } from './canonical.js';
 import { newUid } from './new-uid.js';
 import { createUserSearch } from './user-search.js';

@@ -5,7 +5,7 @@
  * accents, stray punctuation, filters, sorts, page sizes), walking every page through
  * its cursor returns exactly what a plain in-memory filter over the same users returns,
  * in the same order: a username or email address equal to `q` first, then the rest in
- * the sort's order (src/store/search-match.ts states it).
+ * the sort's order (src/users/search-match.ts states it).
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -17,7 +17,7 @@ import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js
 import { DRIVE_BOUND, INTERSECT_BOUND } from '../../src/store/search-plan.js';
 import { createUserService, type UserService } from '../../src/users/user-service.js';
 import { withDefaults, type User } from '../../src/users/user.js';
-import { compareUsers, matchesSearch } from '../../src/store/search-match.js';
+import { compareUsers, matchesSearch } from '../../src/users/search-match.js';
 import { parseSearch, WALK_LIMIT } from '../../src/users/user-search.js';
 import type { SearchQuery } from '../../src/users/user-schemas.js';
 import { canon } from '../../src/users/canonical.js';

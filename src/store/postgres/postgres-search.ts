@@ -8,7 +8,7 @@
  */
 import type postgres from 'postgres';
 import { beyondDriver, BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
-import { uidDescending } from '../search-match.js';
+import { uidDescending } from '../../users/search-match.js';
 import { FACETS, type SortKey } from '../../users/user-vocabulary.js';
 import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
 

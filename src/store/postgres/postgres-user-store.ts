@@ -30,7 +30,7 @@ import { postgresSearch } from './postgres-search.js';
 import { runUntil } from './deadline-run.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
-import { walkMark } from '../search-match.js';
+import { walkMark } from '../../users/search-match.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
 import { deleteUser, emailRowsInsert, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
 import { MARK_TTL_MS, type PageMark } from '../page-marks.js';

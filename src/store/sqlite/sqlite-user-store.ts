@@ -28,7 +28,7 @@ import { connectionReads } from './sqlite-reads.js';
 import { startReaderThread } from './reader-thread.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
-import { walkMark } from '../search-match.js';
+import { walkMark } from '../../users/search-match.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { searchOf } from '../search-column.js';
 import { USER_COLUMNS, userRowParams, userRowToUser, type UserRow } from './sqlite-rows.js';

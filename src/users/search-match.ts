@@ -3,11 +3,11 @@
  * specification each store's SQL must agree with (the property test compares them on
  * both stores), and what SCIM checks on the one candidate a unique key names.
  */
-import { emailKeysOf, keysOf, type User } from '../users/user.js';
-import { fold, userWords } from '../users/search-words.js';
-import { canon } from '../users/canonical.js';
-import { FACETS, type SortKey } from '../users/user-vocabulary.js';
-import type { InstantBounds, SearchFilter, WalkMark } from './user-store.js';
+import { emailKeysOf, keysOf, type User } from './user.js';
+import { fold, userWords } from './search-words.js';
+import { canon } from './canonical.js';
+import { FACETS, type SortKey } from './user-vocabulary.js';
+import type { InstantBounds, SearchFilter, WalkMark } from '../store/user-store.js';
 
 const within = (at: string, bounds: InstantBounds) =>
   (bounds.gt === undefined || at > bounds.gt) && (bounds.ge === undefined || at >= bounds.ge) && (bounds.lt === undefined || at < bounds.lt) && (bounds.le === undefined || at <= bounds.le);
