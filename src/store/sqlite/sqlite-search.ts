@@ -8,7 +8,7 @@ import { uidDescending } from '../search-match.js';
 import { FACETS, type SortKey } from '../../users/user-vocabulary.js';
 import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
-import type { SqlReads, SqlStatement, StatementCondition } from './sqlite-reads.js';
+import type { SqlReads, SqlStatement, StatementCondition, StatementRun } from './sqlite-reads.js';
 
 /** A users row of a page: `profile` is its stored representation (USER_COLUMNS), with its entity tag (null in a row an earlier release wrote). */
 export type StoredUserRow = UserRow & { etag: string | null };
@@ -133,7 +133,30 @@ const WALK_CONDITION_COLUMNS = ['active', 'created_at', 'updated_at', 'search_te
 /** Reads a walked page or a count makes: every row it reads is checked against the deadline (sqlite-reads.ts). */
 const BUDGET_CHECK = 'within_budget(u.uid)';
 
-export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND) {
+/**
+ * Most index entries a page's one driving condition may name for the page to be read on the
+ * store's own connection, on the event loop, instead of on the reader thread: the count reads
+ * at most LIGHT_BOUND + 1 entries and the driven page at most LIGHT_BOUND users, a fraction of a
+ * millisecond for a word's entries alone and a few milliseconds when each driven user is read
+ * whole, so such a page holds the loop for less than a read lane's slice and spares the two
+ * messages to the thread and back (docs/performance.md, "Search against the raw search server").
+ * A broader condition is counted again and read on the reader thread, as before.
+ */
+export const LIGHT_BOUND = 2000;
+
+/** The page's rows, the change-feed position they reflect, and where a walk ended (when one did before the page was full). */
+export interface PageRows {
+  rows: StoredUserRow[];
+  position: number;
+  walkedTo?: UserRow;
+}
+
+/**
+ * `reads` runs statements where they may take long (the reader thread); `light`, when given,
+ * runs them on the store's connection, synchronously, for pages LIGHT_BOUND bounds (lightPage()).
+ */
+export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND, light?: StatementRun) {
+  const lightBound = Math.min(LIGHT_BOUND, driveBound);
   /** The FROM clause of a page: the driver's users, or every user (walked along the sort's index). */
   function source(driver: Driver | undefined): Fragment {
     if (driver === undefined) return { sql: 'users u', params: [] };
@@ -244,7 +267,7 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
     return statements;
   }
 
-  function pageOf(page: SearchPage, position: unknown, rows: unknown, end: unknown): { rows: StoredUserRow[]; position: number; walkedTo?: UserRow } {
+  function pageOf(page: SearchPage, position: unknown, rows: unknown, end: unknown): PageRows {
     const result = { rows: rows as StoredUserRow[], position: (position as { latest: number }).latest };
     // A page the walk filled ends at its last user; one the walk limit ended continues after the last user read.
     return end === undefined || result.rows.length >= page.limit ? result : { ...result, walkedTo: end as UserRow };
@@ -274,10 +297,24 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
     driverOf,
 
     /**
+     * The page, read on the store's connection when its one driving condition names at most
+     * LIGHT_BOUND entries (counted, then driven, in one snapshot: the plan page() would choose);
+     * undefined when it does not (page() reads it then), or when there is no `light` runner.
+     */
+    lightPage(page: SearchPage, latest: string): PageRows | undefined {
+      if (light === undefined || uniqueDriver(page.filter) !== undefined) return undefined;
+      const candidates = candidateDrivers(page.filter);
+      if (candidates.length !== 1) return undefined;
+      const driven = pageStatements(page, candidates[0] as Driver, { result: 0, at: 0, atMost: lightBound });
+      const [, position, rows, end] = light([countsQuery(candidates, lightBound), { sql: latest, params: [], mode: 'get' }, ...driven], page.deadline);
+      return rows === undefined ? undefined : pageOf(page, position, rows, end);
+    },
+
+    /**
      * A page's rows, and the change-feed position they reflect, read in one snapshot: the
      * position first, so the page reflects at least every event at or below it.
      */
-    async page(page: SearchPage, latest: string): Promise<{ rows: StoredUserRow[]; position: number; walkedTo?: UserRow }> {
+    async page(page: SearchPage, latest: string): Promise<PageRows> {
       const candidates = uniqueDriver(page.filter) === undefined ? candidateDrivers(page.filter) : [];
       if (candidates.length === 1) return onePlanOf(page, latest, candidates[0] as Driver);
       const driver = await driverOf(page.filter, driveBound, page.deadline);
