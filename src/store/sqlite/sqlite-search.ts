@@ -10,8 +10,21 @@ import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
 import type { SqlReads, SqlStatement, StatementCondition, StatementRun } from './sqlite-reads.js';
 
-/** A users row of a page: `profile` is its stored representation (USER_COLUMNS), with its entity tag (null in a row an earlier release wrote). */
-export type StoredUserRow = UserRow & { etag: string | null };
+/**
+ * A users row of a page: its uid, its stored representation (`profile`) and its entity tag,
+ * both null in a row an earlier release wrote (its user is then read from its columns,
+ * sqlite-user-store.ts pageUser()). A page reads no other column: the representation is
+ * the user, and copying a row's ten other columns out of SQLite cost a page about as much as
+ * its index walk (docs/performance.md, "Search against the raw search server").
+ */
+export interface StoredUserRow {
+  uid: string;
+  profile: string | null;
+  etag: string | null;
+}
+
+/** The columns of a page's rows (StoredUserRow). */
+const PAGE_COLUMNS = 'u.uid, u.representation AS profile, u.etag';
 
 interface Fragment {
   sql: string;
@@ -213,8 +226,8 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
   function pageQuery(page: SearchPage, driver: Driver | undefined): Fragment {
     const conditionsOf = where(page.filter, driver);
     const { orderBy, keyset } = ordering(page);
-    // With the stored representation (read once, as `profile`), which the page sends as it is (withStoredRepresentation()).
-    const columns = [...USER_COLUMNS.split(', '), 'etag'].map((column) => `u.${column}`).join(', ');
+    // The stored representation (as `profile`), which the page sends as it is (withStoredRepresentation()).
+    const columns = PAGE_COLUMNS;
     if (driver === undefined && page.walkLimit !== undefined) {
       // The inner page reads `users` unaliased, so its plan names the table (tests tell its index walk from a scan).
       const unaliased = (sql: string) => sql.replace(/\bu\./g, '');
@@ -233,6 +246,16 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
     if (conditionsOf.sql === '1' && (page.sort ?? []).length === 0) {
       // Nothing to check and sorted by uid: the driver's uids alone decide the page, no user is read before its page's.
       const uids = drivenUids(driver as Driver);
+      if ((driver as Driver).kind !== 'intersection') {
+        // One SELECT of the driver's table, its DISTINCT, keyset, order and limit together: SQLite sorts the uids once
+        // (the DISTINCT's B-tree gives them in order), and the page's rows follow in the order of `p`, without a sort.
+        const ofTable = (sql: string) => sql.replace(/\bu\.uid\b/g, 'uid');
+        const ofPage = (sql: string) => sql.replace(/\bu\.uid\b/g, 'p.uid');
+        return {
+          sql: `SELECT ${columns} FROM (${uids.sql} AND ${ofTable(keyset.sql)} ORDER BY ${ofTable(orderBy)} LIMIT ?) p CROSS JOIN users u ON u.uid = p.uid ORDER BY ${ofPage(orderBy)}`,
+          params: [...uids.params, ...keyset.params, page.limit],
+        };
+      }
       const ofDriver = (sql: string) => sql.replace(/\bu\.uid\b/g, 'd.uid');
       return { sql: rowsOf(`SELECT d.uid FROM (${uids.sql}) d WHERE ${ofDriver(keyset.sql)} ORDER BY ${ofDriver(orderBy)} LIMIT ?`), params: [...uids.params, ...keyset.params, page.limit] };
     }
