@@ -23,16 +23,7 @@ export interface UserRepresentation {
  */
 const made = new WeakMap<User, UserRepresentation>();
 
-/**
- * The member under which a user read with its stored representation carries it (lazy-user.ts):
- * a search page's users are made by the page, and the representation rides on the user
- * instead of a WeakMap entry per user, which cost a page of 20 more than sending it.
- */
-export const STORED_REPRESENTATION: unique symbol = Symbol('stored representation');
-
 export function representationOf(user: User): UserRepresentation {
-  const stored = (user as { [STORED_REPRESENTATION]?: UserRepresentation })[STORED_REPRESENTATION];
-  if (stored !== undefined) return stored;
   let representation = made.get(user);
   if (representation === undefined) {
     // Members listed explicitly: the text must not depend on how the object was assembled.

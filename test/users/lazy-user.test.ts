@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { lazyUser } from '../../src/users/lazy-user.js';
-import { representationOf } from '../../src/users/user-representation.js';
 
 const json = JSON.stringify({ uid: 'u-1', username: 'ada', display_name: 'Ada Lovelace', attributes: { team: 'x' }, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-02T00:00:00.000Z', version: 2 });
 
@@ -29,13 +28,4 @@ it('its uid is read without parsing the text, and it cannot be changed', () => {
   assert.throws(() => {
     (user as { username?: string }).username = 'x';
   }, TypeError);
-});
-
-it('with its entity tag, it carries its stored representation: representationOf() answers the stored text and tag without parsing it', () => {
-  // Not JSON: representationOf() would throw if it parsed the text or serialised the user.
-  const user = lazyUser('u-3', '{not json', '"tag-3"');
-  assert.deepEqual(representationOf(user), { uid: 'u-3', json: '{not json', etag: '"tag-3"' });
-  // Not a member of the user: it is neither listed nor serialised.
-  assert.deepEqual(Object.keys(lazyUser('u-1', json, '"tag-1"')), Object.keys(JSON.parse(json) as object));
-  assert.equal(JSON.stringify(lazyUser('u-1', json, '"tag-1"')), json);
 });

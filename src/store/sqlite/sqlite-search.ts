@@ -226,7 +226,7 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
   function pageQuery(page: SearchPage, driver: Driver | undefined): Fragment {
     const conditionsOf = where(page.filter, driver);
     const { orderBy, keyset } = ordering(page);
-    // The stored representation (as `profile`), which the page sends as it is (lazy-user.ts: the user carries it).
+    // The stored representation (as `profile`), which the page sends as it is (withStoredRepresentation()).
     const columns = PAGE_COLUMNS;
     if (driver === undefined && page.walkLimit !== undefined) {
       // The inner page reads `users` unaliased, so its plan names the table (tests tell its index walk from a scan).

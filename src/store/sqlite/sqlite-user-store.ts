@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { emailKeysOf, type LookupKey, type User } from '../../users/user.js';
 import { keysOfUser } from '../import-batch-plan.js';
-import { representationOf, type UserRepresentation } from '../../users/user-representation.js';
+import { representationOf, withStoredRepresentation, type UserRepresentation } from '../../users/user-representation.js';
 import { lazyUser } from '../../users/lazy-user.js';
 import { AbandonedWrite, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import { translateSqliteError as translate } from './sqlite-errors.js';
@@ -245,7 +245,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
    */
   function pageUser(row: StoredUserRow): User | undefined {
     const { profile: json, etag } = row;
-    if (typeof json === 'string' && typeof etag === 'string') return lazyUser(row.uid, json, etag);
+    if (typeof json === 'string' && typeof etag === 'string') return withStoredRepresentation(lazyUser(row.uid, json), json, etag);
     return findRow('uid', row.uid);
   }
 
