@@ -150,8 +150,8 @@ const BUDGET_CHECK = 'within_budget(u.uid)';
  * Most index entries a page's one driving condition may name for the page to be read on the
  * store's own connection, on the event loop, instead of on the reader thread, when the page is
  * decided by the driver's uids alone (uid order, nothing else to check): the count reads at most
- * LIGHT_BOUND + 1 index entries and the page sorts at most LIGHT_BOUND uids, a fraction of a
- * millisecond (1.5 ms at most measured under load), which spares the two messages to the
+ * LIGHT_BOUND + 1 index entries and the page sorts at most LIGHT_BOUND uids, a third of a
+ * millisecond (bench/search-light-pages.ts), which spares the two messages to the
  * thread and back (docs/performance.md, "Search against the raw search server"). A broader
  * condition is counted again and read on the reader thread, as before.
  */
@@ -159,8 +159,8 @@ export const LIGHT_BOUND = 2000;
 
 /**
  * The same bound for a page that reads each driven user (a sort key, another condition): each
- * costs a read of the whole row (its representation comes first), so 2,000 of them held the
- * loop for 10–13 ms; 200 keep such a page near a millisecond.
+ * costs a read of the whole row (its representation comes first), so 2,000 of them would hold
+ * the loop for milliseconds; 200 keep such a page under one (bench/search-light-pages.ts).
  */
 export const LIGHT_ROWS_BOUND = 200;
 
