@@ -102,3 +102,32 @@ export function formatProfileSummary(title: string, summary: ProfileSummary): st
     ...summary.byComponent.map(row),
   ].join('\n');
 }
+
+/**
+ * Inclusive time (the function and everything it calls) of each frame whose function name is
+ * in `names`, in µs: a step of a request is a function and its callees. A frame that appears
+ * twice on one stack (recursion) is counted once per sample.
+ */
+export function inclusiveTimes(path: string, names: readonly string[]): Map<string, number> {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile & { nodes: (ProfileNode & { children?: number[] })[] };
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const wanted = new Set(names);
+  const times = new Map<string, number>(names.map((name) => [name, 0]));
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  for (let i = 0; i < samples.length; i++) {
+    const us = deltas[i + 1] ?? 0;
+    if (us <= 0) continue;
+    const seen = new Set<string>();
+    for (let id: number | undefined = samples[i]; id !== undefined; id = parent.get(id)) {
+      const name = byId.get(id)?.callFrame.functionName ?? '';
+      if (wanted.has(name) && !seen.has(name)) {
+        seen.add(name);
+        times.set(name, (times.get(name) ?? 0) + us);
+      }
+    }
+  }
+  return times;
+}

@@ -209,6 +209,12 @@ describe('SQLite store specifics', () => {
       const renamed = (await store.lookup('uid', uids[0] as string)).value as { json: string; etag: string };
       assert.equal(JSON.parse(renamed.json).display_name, 'Renamed', 'read from the columns, not the outdated text');
       assert.equal(renamed.etag, etagOf({ uid: uids[0] as string, version: 4 }));
+      // A search page reads it from its columns too: a light page (one word naming one user, read on the
+      // store's connection) and a page by a unique key (read on the reader thread).
+      for (const filter of [{ words: ['0'] }, { username: 'old.0' }]) {
+        const found = (await store.search({ filter, limit: 2 })).value;
+        assert.deepEqual(found.map((u) => [u.uid, u.display_name]), [[uids[0], 'Renamed']], JSON.stringify(filter));
+      }
       const user = (await store.findByKey('uid', uids[0] as string)) as User;
       await store.replace(user.uid, { ...user, display_name: 'Again' }, new Date().toISOString());
       const probe = new Database(path, { readonly: true });

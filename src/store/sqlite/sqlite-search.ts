@@ -8,10 +8,23 @@ import { uidDescending } from '../../users/search-match.js';
 import { FACETS, type SortKey } from '../../users/user-vocabulary.js';
 import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
-import type { SqlReads, SqlStatement, StatementCondition } from './sqlite-reads.js';
+import type { SqlReads, SqlStatement, StatementCondition, StatementRun } from './sqlite-reads.js';
 
-/** A users row of a page: `profile` is its stored representation (USER_COLUMNS), with its entity tag (null in a row an earlier release wrote). */
-export type StoredUserRow = UserRow & { etag: string | null };
+/**
+ * A users row of a page: its uid, its stored representation (`profile`) and its entity tag,
+ * both null in a row an earlier release wrote (its user is then read from its columns,
+ * sqlite-user-store.ts pageUser()). A page reads no other column: the representation is
+ * the user, and copying a row's ten other columns out of SQLite cost a page about as much as
+ * its index walk (docs/performance.md, "Search against the raw search server").
+ */
+export interface StoredUserRow {
+  uid: string;
+  profile: string | null;
+  etag: string | null;
+}
+
+/** The columns of a page's rows (StoredUserRow). */
+const PAGE_COLUMNS = 'u.uid, u.representation AS profile, u.etag';
 
 interface Fragment {
   sql: string;
@@ -133,7 +146,39 @@ const WALK_CONDITION_COLUMNS = ['active', 'created_at', 'updated_at', 'search_te
 /** Reads a walked page or a count makes: every row it reads is checked against the deadline (sqlite-reads.ts). */
 const BUDGET_CHECK = 'within_budget(u.uid)';
 
-export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND) {
+/**
+ * Most index entries a page's one driving condition may name for the page to be read on the
+ * store's own connection, on the event loop, instead of on the reader thread, when the page is
+ * decided by the driver's uids alone (uid order, nothing else to check): the count reads at most
+ * LIGHT_BOUND + 1 index entries and the page sorts at most LIGHT_BOUND uids, a third of a
+ * millisecond (bench/search-light-pages.ts), which spares the two messages to the
+ * thread and back (docs/performance.md, "Search against the raw search server"). A broader
+ * condition is counted again and read on the reader thread, as before.
+ */
+export const LIGHT_BOUND = 2000;
+
+/**
+ * The same bound for a page that reads each driven user (a sort key, another condition): each
+ * costs a read of the whole row (its representation comes first), so 2,000 of them would hold
+ * the loop for milliseconds; 200 keep such a page under one (bench/search-light-pages.ts).
+ */
+export const LIGHT_ROWS_BOUND = 200;
+
+/** The page's rows, the change-feed position they reflect, and where a walk ended (when one did before the page was full). */
+export interface PageRows {
+  rows: StoredUserRow[];
+  position: number;
+  walkedTo?: UserRow;
+}
+
+/**
+ * `reads` runs statements where they may take long (the reader thread); `light`, when given,
+ * runs them on the store's connection, synchronously, for pages LIGHT_BOUND bounds (lightPage()).
+ */
+export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND, light?: StatementRun) {
+  /** The light bound of a page driven by `driver` (LIGHT_BOUND, or LIGHT_ROWS_BOUND when each driven user is read). */
+  const lightBoundOf = (page: SearchPage, driver: Driver) =>
+    Math.min(where(page.filter, driver).sql === '1' && (page.sort ?? []).length === 0 ? LIGHT_BOUND : LIGHT_ROWS_BOUND, driveBound);
   /** The FROM clause of a page: the driver's users, or every user (walked along the sort's index). */
   function source(driver: Driver | undefined): Fragment {
     if (driver === undefined) return { sql: 'users u', params: [] };
@@ -190,8 +235,8 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
   function pageQuery(page: SearchPage, driver: Driver | undefined): Fragment {
     const conditionsOf = where(page.filter, driver);
     const { orderBy, keyset } = ordering(page);
-    // With the stored representation (read once, as `profile`), which the page sends as it is (withStoredRepresentation()).
-    const columns = [...USER_COLUMNS.split(', '), 'etag'].map((column) => `u.${column}`).join(', ');
+    // The stored representation (as `profile`), which the page sends as it is (withStoredRepresentation()).
+    const columns = PAGE_COLUMNS;
     if (driver === undefined && page.walkLimit !== undefined) {
       // The inner page reads `users` unaliased, so its plan names the table (tests tell its index walk from a scan).
       const unaliased = (sql: string) => sql.replace(/\bu\./g, '');
@@ -210,6 +255,16 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
     if (conditionsOf.sql === '1' && (page.sort ?? []).length === 0) {
       // Nothing to check and sorted by uid: the driver's uids alone decide the page, no user is read before its page's.
       const uids = drivenUids(driver as Driver);
+      if ((driver as Driver).kind !== 'intersection') {
+        // One SELECT of the driver's table, its DISTINCT, keyset, order and limit together: SQLite sorts the uids once
+        // (the DISTINCT's B-tree gives them in order), and the page's rows follow in the order of `p`, without a sort.
+        const ofTable = (sql: string) => sql.replace(/\bu\.uid\b/g, 'uid');
+        const ofPage = (sql: string) => sql.replace(/\bu\.uid\b/g, 'p.uid');
+        return {
+          sql: `SELECT ${columns} FROM (${uids.sql} AND ${ofTable(keyset.sql)} ORDER BY ${ofTable(orderBy)} LIMIT ?) p CROSS JOIN users u ON u.uid = p.uid ORDER BY ${ofPage(orderBy)}`,
+          params: [...uids.params, ...keyset.params, page.limit],
+        };
+      }
       const ofDriver = (sql: string) => sql.replace(/\bu\.uid\b/g, 'd.uid');
       return { sql: rowsOf(`SELECT d.uid FROM (${uids.sql}) d WHERE ${ofDriver(keyset.sql)} ORDER BY ${ofDriver(orderBy)} LIMIT ?`), params: [...uids.params, ...keyset.params, page.limit] };
     }
@@ -244,7 +299,7 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
     return statements;
   }
 
-  function pageOf(page: SearchPage, position: unknown, rows: unknown, end: unknown): { rows: StoredUserRow[]; position: number; walkedTo?: UserRow } {
+  function pageOf(page: SearchPage, position: unknown, rows: unknown, end: unknown): PageRows {
     const result = { rows: rows as StoredUserRow[], position: (position as { latest: number }).latest };
     // A page the walk filled ends at its last user; one the walk limit ended continues after the last user read.
     return end === undefined || result.rows.length >= page.limit ? result : { ...result, walkedTo: end as UserRow };
@@ -274,10 +329,26 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
     driverOf,
 
     /**
+     * The page, read on the store's connection when its one driving condition names at most
+     * LIGHT_BOUND entries, or LIGHT_ROWS_BOUND when each driven user is read (counted, then
+     * driven, in one snapshot: the plan page() would choose);
+     * undefined when it does not (page() reads it then), or when there is no `light` runner.
+     */
+    lightPage(page: SearchPage, latest: string): PageRows | undefined {
+      if (light === undefined || uniqueDriver(page.filter) !== undefined) return undefined;
+      const candidates = candidateDrivers(page.filter);
+      if (candidates.length !== 1) return undefined;
+      const bound = lightBoundOf(page, candidates[0] as Driver);
+      const driven = pageStatements(page, candidates[0] as Driver, { result: 0, at: 0, atMost: bound });
+      const [, position, rows, end] = light([countsQuery(candidates, bound), { sql: latest, params: [], mode: 'get' }, ...driven], page.deadline);
+      return rows === undefined ? undefined : pageOf(page, position, rows, end);
+    },
+
+    /**
      * A page's rows, and the change-feed position they reflect, read in one snapshot: the
      * position first, so the page reflects at least every event at or below it.
      */
-    async page(page: SearchPage, latest: string): Promise<{ rows: StoredUserRow[]; position: number; walkedTo?: UserRow }> {
+    async page(page: SearchPage, latest: string): Promise<PageRows> {
       const candidates = uniqueDriver(page.filter) === undefined ? candidateDrivers(page.filter) : [];
       if (candidates.length === 1) return onePlanOf(page, latest, candidates[0] as Driver);
       const driver = await driverOf(page.filter, driveBound, page.deadline);

@@ -24,7 +24,7 @@ import { MemoryPageMarks, type PageMark } from '../page-marks.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
 import { sqliteSearch, type StoredUserRow } from './sqlite-search.js';
-import { connectionReads } from './sqlite-reads.js';
+import { BUDGET_MESSAGE, budgetOr, connectionReads, statementRunner } from './sqlite-reads.js';
 import { startReaderThread } from './reader-thread.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
@@ -105,7 +105,9 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const selectServiceKey = db.prepare<[string], { value: Buffer }>('SELECT value FROM service_keys WHERE name = ?');
   // Expensive reads on a thread of their own for a file; an in-memory database has no other connection.
   const reader = options.path === ':memory:' ? undefined : startReaderThread(options.path);
-  const searching = sqliteSearch(reader?.reads ?? connectionReads(db), options.searchDriveBound, options.searchIntersectBound);
+  // The store connection's runner: light search pages (sqlite-search.ts lightPage()), and every expensive read of an in-memory database.
+  const onConnection = statementRunner(db, BUDGET_MESSAGE);
+  const searching = sqliteSearch(reader?.reads ?? connectionReads(db, onConnection), options.searchDriveBound, options.searchIntersectBound, onConnection);
   const lane = readLane(READ_LANE_CONCURRENCY, READ_LANE_WAITING);
   let closed = false;
 
@@ -238,12 +240,13 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
    * A search page's user. Its stored representation is the user (written from it), so it is
    * parsed, once, only when a member other than the uid is read (lazy-user.ts): a REST page
    * sends the text as it is and parses none; a SCIM page parses each.
-   * A row without one (an earlier release's) is read from its columns.
+   * A row without one (an earlier release wrote it since this release last did) is read again
+   * by uid, from its columns, as it is now; a user deleted since is left out.
    */
-  function pageUser(row: StoredUserRow): User {
+  function pageUser(row: StoredUserRow): User | undefined {
     const { profile: json, etag } = row;
     if (typeof json === 'string' && typeof etag === 'string') return withStoredRepresentation(lazyUser(row.uid, json), json, etag);
-    return userRowToUser(row);
+    return findRow('uid', row.uid);
   }
 
   function current(uid: string, precondition?: Precondition): WriteOutcome<User> {
@@ -338,8 +341,17 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     },
 
     async search(page: SearchPage) {
-      const { rows, position, walkedTo } = await expensive(page.deadline, () => searching.page(page, LATEST_POSITION_SQL));
-      const value = await mapInSlices(rows, pageUser);
+      // A page one narrow condition drives is read here, at once; any other on the reader thread, in the read lane.
+      const light = read(() => {
+        try {
+          return searching.lightPage(page, LATEST_POSITION_SQL);
+        } catch (error) {
+          throw budgetOr(error);
+        }
+      });
+      const { rows, position, walkedTo } = light ?? (await expensive(page.deadline, () => searching.page(page, LATEST_POSITION_SQL)));
+      const users = await mapInSlices(rows, pageUser);
+      const value = users.every((user) => user !== undefined) ? (users as User[]) : users.filter((user): user is User => user !== undefined);
       return walkedTo === undefined ? { value, position } : { value, position, walkedTo: walkMark(userRowToUser(walkedTo), page.sort) };
     },
 
