@@ -18,7 +18,7 @@ import { sqliteSearch } from '../src/store/sqlite/sqlite-search.js';
 import { connectionReads, type SqlReads } from '../src/store/sqlite/sqlite-reads.js';
 import { LATEST_POSITION_SQL } from '../src/store/sqlite/sqlite-event-log.js';
 import type { SearchPage } from '../src/store/user-store.js';
-import { parseSearch } from '../src/users/user-search.js';
+import { parseSearch, WALK_LIMIT } from '../src/users/user-search.js';
 import { COUNT_BOUND, SEARCH_LIMIT_DEFAULT, type SearchQuery } from '../src/users/user-schemas.js';
 import { loadBenchOptions } from './bench-options.js';
 import { SEARCH_SHAPES } from './search-shapes.js';
@@ -36,12 +36,12 @@ interface Sent {
   params: unknown[];
 }
 
-/** What the service asks the store for a shape: its page (limit + 1 rows) and, with count=true, the bounded count. */
+/** What the service asks the store for a shape: its page (limit + 1 rows, a walk reading at most WALK_LIMIT users) and, with count=true, the bounded count. */
 function requestOf(path: string): { page: SearchPage; count: boolean } {
   const query = Object.fromEntries(new URL(path, 'http://x').searchParams) as SearchQuery;
   const { filter, sort } = parseSearch(query);
   const limit = query.limit === undefined ? SEARCH_LIMIT_DEFAULT : Number(query.limit);
-  return { page: { filter, sort, limit: limit + 1 }, count: query.count === 'true' };
+  return { page: { filter, sort, limit: limit + 1, walkLimit: WALK_LIMIT }, count: query.count === 'true' };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;

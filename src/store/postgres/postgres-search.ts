@@ -7,7 +7,7 @@
  * sort's index (test/search/search-plans.test.ts reads each shape's plan).
  */
 import type postgres from 'postgres';
-import { beyondDriver, BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount } from '../search-plan.js';
+import { beyondDriver, BOUND_OPERATORS, candidateDrivers, DRIVE_BOUND, estimated, INTERSECT_BOUND, pickDriver, pickIntersection, SAMPLE_WINDOW, sampleStarts, termsOf, uniqueDriver, type Driver, type MatchCount, type TermDriver } from '../search-plan.js';
 import { uidDescending } from '../../users/search-match.js';
 import { FACETS, type SortKey } from '../../users/user-vocabulary.js';
 import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
@@ -105,23 +105,52 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
     return { orderBy, keyset: sql`${sql(first.column)} ${first.descending ? sql`<=` : sql`>=`} ${value(0)} AND (${any})` };
   }
 
-  /** The driver of a page or a count (store/search-plan.ts), given the entries each candidate names up to `bound`. */
-  /** How many entries each driver names, counted up to `bound` + 1. */
-  async function countUpTo(run: Run, drivers: readonly Driver[], bound: number): Promise<number[]> {
-    const counts = drivers.map((driver, i) => sql`(SELECT count(*) FROM (${driverUids(driver)} LIMIT ${bound + 1}) x)::int AS ${sql(`c${i}`)}`);
-    const [row] = await run(() => sql<Record<string, number>[]>`SELECT ${counts.reduce((all, count) => sql`${all}, ${count}`)}`);
-    return drivers.map((_, i) => (row as Record<string, number>)[`c${i}`] as number);
+  /** How many entries `driver` names, counted up to `bound` + 1 (at most that many index entries read): a scalar subquery. */
+  const countUpToOf = (driver: Driver, bound: number): Fragment => sql`(SELECT count(*) FROM (${driverUids(driver)} ${indexOrder(driver)} LIMIT ${bound + 1}) x)::int`;
+
+  /**
+   * For a driver read from `users`, the order of its index: a count up to a bound then reads
+   * that index from its start, also when the planner has no statistics (a table imported
+   * since its last ANALYZE), where it would otherwise scan the table for the first rows that match.
+   */
+  const indexOrder = (driver: Driver): Fragment =>
+    driver.kind === 'instant' ? sql`ORDER BY ${sql(driver.column)}` : driver.kind === 'inactive' ? sql`ORDER BY uid` : sql``;
+
+  /**
+   * The driver of a page or a count (store/search-plan.ts), in one round trip: each
+   * candidate counted up to `bound` + 1 and, only when none names at most `bound` (a CASE
+   * whose subqueries run only when it is taken), each term counted up to the intersection's
+   * bound; with `extra` columns the caller reads in the same statement (countMatches()).
+   */
+  async function planOf(run: Run, filter: SearchFilter, bound: number, extra?: Fragment): Promise<{ driver: Driver | undefined; row: Record<string, unknown> }> {
+    const unique = uniqueDriver(filter);
+    const candidates = unique === undefined ? candidateDrivers(filter) : [];
+    const terms = termsOf(candidates);
+    const columns: Fragment[] = candidates.map((driver, i) => sql`${countUpToOf(driver, bound)} AS ${sql(`c${i}`)}`);
+    if (terms.length >= 2) {
+      const none = candidates.map((_, i) => sql`${sql(`c${i}`)} > ${bound}`).reduce((all, one) => sql`${all} AND ${one}`);
+      const counted = sql`SELECT ${columns.reduce((all, column) => sql`${all}, ${column}`)}`;
+      const intersect = terms.map((term, i) => sql`CASE WHEN ${none} THEN ${countUpToOf(term, intersectBound)} END AS ${sql(`t${i}`)}`);
+      const all = [sql`c.*`, ...intersect, ...(extra ? [extra] : [])].reduce((list, column) => sql`${list}, ${column}`);
+      // MATERIALIZED: the counts are read once, not again in each CASE that names them.
+      const [row] = await run(() => sql<Record<string, number>[]>`WITH c AS MATERIALIZED (${counted}) SELECT ${all} FROM c`);
+      return { driver: chosen(filter, candidates, terms, row as Record<string, number>, bound), row: row as Record<string, unknown> };
+    }
+    if (columns.length === 0 && extra === undefined) return { driver: unique, row: {} };
+    const [row] = await run(() => sql<Record<string, number>[]>`SELECT ${[...columns, ...(extra ? [extra] : [])].reduce((all, column) => sql`${all}, ${column}`)}`);
+    return { driver: unique ?? chosen(filter, candidates, terms, row as Record<string, number>, bound), row: row as Record<string, unknown> };
+  }
+
+  /** The plan search-plan.ts picks from the counts planOf() read. */
+  function chosen(filter: SearchFilter, candidates: Driver[], terms: TermDriver[], row: Record<string, number>, bound: number): Driver | undefined {
+    if (candidates.length === 0) return undefined;
+    const alone = pickDriver(filter, candidates, candidates.map((_, i) => row[`c${i}`] as number), bound);
+    if (alone !== undefined || terms.length < 2) return alone;
+    return pickIntersection(terms, terms.map((_, i) => row[`t${i}`] as number), intersectBound);
   }
 
   async function driverOf(run: Run, filter: SearchFilter, bound = driveBound): Promise<Driver | undefined> {
-    const unique = uniqueDriver(filter);
-    if (unique !== undefined) return unique;
-    const candidates = candidateDrivers(filter);
-    if (candidates.length === 0) return undefined;
-    const alone = pickDriver(filter, candidates, await countUpTo(run, candidates, bound), bound);
-    const terms = termsOf(candidates);
-    if (alone !== undefined || terms.length < 2) return alone;
-    return pickIntersection(terms, await countUpTo(run, terms, intersectBound), intersectBound);
+    return (await planOf(run, filter, bound)).driver;
   }
 
   /**
@@ -137,6 +166,42 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
     return sql`unnest(ARRAY(${distinct})) AS driven(driven_uid) JOIN users ON users.uid = driven.driven_uid`;
   };
 
+  /**
+   * The rows a page reads through `driver`: as rowsOf(), but a range of the instant the page
+   * is sorted by first is read along that column's index from the range's bound (the page's
+   * conditions hold the range), so a page reads its `limit` users, not every user the range
+   * names, each twice (by the index for its uid, then by primary key) and then sorted.
+   */
+  const pageRowsOf = (driver: Driver | undefined, page: SearchPage): Fragment =>
+    driver?.kind === 'instant' && page.sort?.[0]?.field === driver.column ? sql`users` : rowsOf(driver);
+
+  /** A driven page: at most `limit` users through `driver`, in order, each with `walk_end` false, read only when `gate` holds. */
+  function drivenPage(columns: Fragment, page: SearchPage, driver: Driver | undefined, gate: Fragment): Fragment {
+    const { orderBy, keyset } = ordering(page);
+    // The words the driver names are not checked again on its rows (search-plan.ts beyondDriver()).
+    return sql`SELECT ${columns}, false AS walk_end FROM ${pageRowsOf(driver, page)} WHERE ${gate} AND ${conditions(beyondDriver(page.filter, driver))} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.limit}`;
+  }
+
+  /**
+   * A walked page, with a walk limit, read only when `gate` holds: at most that many users of
+   * the sort's index (an inner page), of which those that match are kept (the CTE `w`,
+   * `walk_end` false); then, when they do not fill the page and that many users remain, the
+   * last user the inner page reads, with `walk_end` true: found by its uid in the sort's index
+   * (an index-only walk, no row read for the users it passes), then read by primary key. A
+   * page the walk fills reads no such user (the walk of the walk limit's users is the cost of
+   * a page that ends early, not of every walked page). One statement, one snapshot: the two
+   * agree while users are written.
+   */
+  function walkedPage(columns: Fragment, page: SearchPage & { walkLimit: number }, gate: Fragment): { walk: Fragment; end: Fragment } {
+    const { orderBy, keyset } = ordering(page);
+    const inner = sql`SELECT * FROM users WHERE ${gate} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.walkLimit}`;
+    return {
+      walk: sql`SELECT ${columns}, false AS walk_end FROM (${inner}) users WHERE ${conditions(page.filter)} ORDER BY ${orderBy} LIMIT ${page.limit}`,
+      end: sql`SELECT ${columns}, true FROM users WHERE ${gate} AND (SELECT count(*) FROM w) < ${page.limit}
+        AND uid = (SELECT uid FROM users WHERE ${keyset} ORDER BY ${orderBy} LIMIT 1 OFFSET ${page.walkLimit - 1})`,
+    };
+  }
+
   /** The query counting the users that match, through `driver` or over every user. */
   const countOf = (filter: SearchFilter, driver: Driver | undefined): Fragment => sql`SELECT count(*)::int AS n FROM ${rowsOf(driver)} WHERE ${conditions(beyondDriver(filter, driver))}`;
 
@@ -147,27 +212,31 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
 
   // Queries are returned wrapped ({ query }): a query fragment is a thenable that an `await` would send.
   return {
-    /** The page's query: `columns` of at most `limit` users. */
     /**
-     * The page's query: `columns` of at most `limit` users, each with `walk_end` false. A walk
-     * with a walk limit reads at most that many users of the sort's index (an inner page) and
-     * keeps those that match; the same statement (one snapshot, so the two agree while users
-     * are written) adds the last user the inner page reads, with `walk_end` true, when that
-     * many remain: found by its uid in the sort's index (an index-only walk, no row read for
-     * the users it passes), then read by primary key. UNION ALL appends its branches in order.
+     * The page's query: `columns` of at most `limit` users, each with `walk_end` false, and for
+     * a walk that ends before the page is full the user where it ended (walkedPage()). A filter
+     * with one condition that may drive it is answered in one statement, as on SQLite: the
+     * condition's count (up to the drive bound + 1, the CTE `c`), then the driven page when it
+     * names at most the drive bound (pickDriver()), else the walked page, each branch gated by
+     * the count (a one-time filter: the branch not taken reads nothing). UNION ALL appends
+     * its branches in order.
      */
     async page(run: Run, columns: Fragment, page: SearchPage): Promise<{ query: Fragment }> {
-      const { orderBy, keyset } = ordering(page);
-      const driver = await driverOf(run, page.filter);
-      if (driver === undefined && page.walkLimit !== undefined) {
-        const inner = sql`SELECT * FROM users WHERE ${keyset} ORDER BY ${orderBy} LIMIT ${page.walkLimit}`;
+      const candidates = uniqueDriver(page.filter) === undefined ? candidateDrivers(page.filter) : [];
+      if (candidates.length === 1 && page.walkLimit !== undefined) {
+        const { walk, end } = walkedPage(columns, { ...page, walkLimit: page.walkLimit }, sql`(SELECT n FROM c) > ${driveBound}`);
+        const driven = drivenPage(columns, page, candidates[0], sql`(SELECT n FROM c) <= ${driveBound}`);
         return {
-          query: sql`(SELECT ${columns}, false AS walk_end FROM (${inner}) users WHERE ${conditions(page.filter)} ORDER BY ${orderBy} LIMIT ${page.limit})
-            UNION ALL (SELECT ${columns}, true FROM users WHERE uid = (SELECT uid FROM users WHERE ${keyset} ORDER BY ${orderBy} LIMIT 1 OFFSET ${page.walkLimit - 1}))`,
+          query: sql`WITH c AS MATERIALIZED (SELECT ${countUpToOf(candidates[0] as Driver, driveBound)} AS n), w AS MATERIALIZED (${walk})
+            (${driven}) UNION ALL SELECT * FROM w UNION ALL (${end})`,
         };
       }
-      // The words the driver names are not checked again on its rows (search-plan.ts beyondDriver()).
-      return { query: sql`SELECT ${columns}, false AS walk_end FROM ${rowsOf(driver)} WHERE ${conditions(beyondDriver(page.filter, driver))} AND ${keyset} ORDER BY ${orderBy} LIMIT ${page.limit}` };
+      const driver = await driverOf(run, page.filter);
+      if (driver === undefined && page.walkLimit !== undefined) {
+        const { walk, end } = walkedPage(columns, { ...page, walkLimit: page.walkLimit }, sql`TRUE`);
+        return { query: sql`WITH w AS MATERIALIZED (${walk}) SELECT * FROM w UNION ALL (${end})` };
+      }
+      return { query: drivenPage(columns, page, driver, sql`TRUE`) };
     },
 
     driverOf,
@@ -183,11 +252,11 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
      * table that grew since its last ANALYZE); counted when no statistics exist yet.
      */
     async countMatches(run: Run, filter: SearchFilter, bound: number): Promise<MatchCount> {
-      const driver = await driverOf(run, filter, bound);
-      const [stats] = await run(() => sql<{ total: number | null; first: string | null; last: string | null }[]>`
-        SELECT (SELECT CASE WHEN relpages > 0 THEN reltuples / relpages * (pg_relation_size(oid) / current_setting('block_size')::int) END
-                FROM pg_class WHERE oid = 'users'::regclass)::float8 AS total,
-          (SELECT uid FROM users ORDER BY uid LIMIT 1)::text AS first, (SELECT uid FROM users ORDER BY uid DESC LIMIT 1)::text AS last`);
+      // The driver's counts and the directory's size and uid range, in one round trip.
+      const { driver, row: stats } = await planOf(run, filter, bound, sql`
+        (SELECT CASE WHEN relpages > 0 THEN reltuples / relpages * (pg_relation_size(oid) / current_setting('block_size')::int) END
+          FROM pg_class WHERE oid = 'users'::regclass)::float8 AS total,
+        (SELECT uid FROM users ORDER BY uid LIMIT 1)::text AS first, (SELECT uid FROM users ORDER BY uid DESC LIMIT 1)::text AS last`);
       const { first, last } = stats as { first: string | null; last: string | null };
       const estimatedTotal = (stats as { total: number | null }).total;
       const total = estimatedTotal === null ? await single(sql`SELECT count(*)::int AS n FROM users`, run) : Math.round(Number(estimatedTotal));
