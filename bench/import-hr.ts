@@ -9,6 +9,9 @@
  *   npm run build && BENCH_IMPORT_USERS=100000 BENCH_BEFORE_ROOT=/tmp/before node dist/bench/import-hr.js
  *
  * BENCH_PROFILE=1 runs this build's imports under `node --cpu-prof` and prints each profile's summary.
+ * BENCH_HEAP_AB=1 runs each store's import with this build twice, first with V8's own heap
+ * growth (`node --heap-growing-percent=0`, which the import leaves as given: cli/import-heap.ts),
+ * then with the import's: what bounding the heap's growth costs and saves, in the same run.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +27,17 @@ import { formatProfileSummary, summariseProfile } from './profile-summary.js';
 const options = loadBenchOptions(process.cwd());
 const users = options.importUsers;
 const profile = process.env.BENCH_PROFILE === '1';
-const builds = [...(process.env.BENCH_BEFORE_ROOT ? [{ side: 'before', root: process.env.BENCH_BEFORE_ROOT }] : []), { side: 'after', root: options.root }];
+interface Build {
+  side: string;
+  root: string;
+  /** Node's own options for the import's process. */
+  nodeFlags?: string[];
+}
+const builds: Build[] = [
+  ...(process.env.BENCH_BEFORE_ROOT ? [{ side: 'before', root: process.env.BENCH_BEFORE_ROOT }] : []),
+  ...(process.env.BENCH_HEAP_AB === '1' ? [{ side: 'v8-heap-growth', root: options.root, nodeFlags: ['--heap-growing-percent=0'] }] : []),
+  { side: 'after', root: options.root },
+];
 const dir = mkdtempSync(join(tmpdir(), 'bench-import-hr-'));
 const file = join(dir, `hr-${users}.csv`);
 
@@ -34,7 +47,7 @@ function timeReport(log: string): { cpuSeconds: number; peakRssMB: number } {
   return { cpuSeconds: field('User time \\(seconds\\)') + field('System time \\(seconds\\)'), peakRssMB: field('Maximum resident set size \\(kbytes\\)') / 1024 };
 }
 
-async function importWith(store: StoreKind, build: { side: string; root: string }): Promise<void> {
+async function importWith(store: StoreKind, build: Build): Promise<void> {
   const scratch = store === 'postgres' ? await createScratchDatabase(options.postgresUrl, `import_hr_${build.side}`) : undefined;
   const sqlitePath = join(dir, `hr-${build.side}.db`);
   const url = scratch?.url ?? `sqlite:${sqlitePath}`;
@@ -43,7 +56,7 @@ async function importWith(store: StoreKind, build: { side: string; root: string 
   try {
     const flags = profile && build.side === 'after' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     if (flags.length > 0) mkdirSync(profileDir, { recursive: true });
-    const cli = [...flags, join(build.root, 'dist/src/cli/main.js'), 'import', file, ...HR_IMPORT_ARGS, '--database-url', url];
+    const cli = [...(build.nodeFlags ?? []), ...flags, join(build.root, 'dist/src/cli/main.js'), 'import', file, ...HR_IMPORT_ARGS, '--database-url', url];
     const run = await runCommand('/usr/bin/time', ['-v', process.execPath, ...cli], {}, dir, logPath);
     const summary = run.stdout.trim().split('\n').at(-1) ?? '';
     if (run.code !== 0) throw new Error(`${store} ${build.side}: the import exited with ${run.code}: ${summary}`);

@@ -18,6 +18,7 @@ import type { UserStore } from '../store/user-store.js';
 import { UsageError, type ParsedArguments } from './arguments.js';
 import { HeaderError, parseColumnMap } from './csv-columns.js';
 import { clearedWarning, emptySummary, ImportKeyMismatch, importUsers, summaryLine, type ImportSummary } from './import-command.js';
+import { boundImportHeap } from './import-heap.js';
 import { fallbackReportPath, openImportReport, ReportFileError, type ImportReport } from './import-report.js';
 import { InputFileError } from './input-file-error.js';
 import { formatOf, type CsvOptions } from './record-reader.js';
@@ -190,6 +191,7 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
   if (options.encoding !== undefined && encoding === undefined) throw new UsageError(`--encoding must be ${ENCODING_NAMES}`);
   const askedReport = options.report === undefined ? undefined : String(options.report);
   const resume = resumeCommand(argv, runKey, givenKey !== undefined, process.env.DATABASE_URL !== undefined);
+  boundImportHeap();
   const summary = emptySummary();
   const started = Date.now();
   const finish = () => {
