@@ -12,7 +12,7 @@
  *
  * V8 reads the flag at every collection, so setting it once the process runs takes effect
  * (its other heap limits are fixed at start-up and cannot be set here). A value the operator
- * gave in NODE_OPTIONS or on node's command line is left as given.
+ * gave on node's command line is left as given (node refuses this flag in NODE_OPTIONS).
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -23,6 +23,6 @@ const FLAG = '--heap-growing-percent';
 
 /** Bounds the heap's growth for the rest of the process (an import command's process). */
 export function boundImportHeap(): void {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg.replace(/_/g, '-').startsWith(FLAG));
+  const given = process.execArgv.some((arg) => arg.replace(/_/g, '-').startsWith(FLAG));
   if (!given) setFlagsFromString(`${FLAG}=${IMPORT_HEAP_GROWING_PERCENT}`);
 }
