@@ -123,8 +123,8 @@ export const EMAILS_SQL = `
  * Each user's event joins the user's chain (postgres-user-writes.ts: Feed): it names the
  * user's previous event (an updated user's row's latest, an inserted user's entry in
  * erased_subjects, which goes), its data is '' (read from the row), the row names it, and
- * the latest event of each updated row first gets the representation the row held. All of
- * it set-based: the statement's one snapshot gives every CTE the rows as they were before
+ * the latest event of each updated row first gets the representation the row held (those
+ * events locked in id order, the sequencer's, so the two never deadlock). All of it set-based: the statement's one snapshot gives every CTE the rows as they were before
  * it. The row needs its event's id as it is written, so the ids are drawn from the events'
  * sequence up front (`user_rows`) rather than by the event insert after `counts`: within
  * this statement a batch waits only for writers whose commit makes it fail (a key or uid
@@ -155,8 +155,10 @@ export const WRITE_SQL = `
     DELETE FROM erased_subjects x USING user_rows r WHERE r.op = 'insert' AND r.previous IS NOT NULL AND x.subject = r.uid
   ),
   kept AS (
-    UPDATE events SET data = u.representation FROM user_rows r JOIN users u ON u.uid = r.uid
-    WHERE r.op = 'update' AND events.id = r.previous AND events.data = ''
+    UPDATE events SET data = u.representation FROM users u
+    WHERE events.id IN (
+        SELECT e.id FROM events e JOIN user_rows r ON e.id = r.previous WHERE r.op = 'update' AND e.data = '' ORDER BY e.id FOR UPDATE OF e
+      ) AND u.uid = events.subject
   ),
   updated AS (
     UPDATE users SET username = r.username, email_address = r.email_address, legacy_ids = r.legacy_ids, display_name = r.display_name,
