@@ -128,7 +128,7 @@ export function createStatement(sql: Connection, user: User, feed: Feed, time: s
   const event = userEvent('user.created', user, time, origin);
   const rows = tolerant ? keysOf(user).length : undefined;
   return sql`WITH ${fromClaimed ? sql`claimed AS (${claim}), ` : sql``}${keysInsert(sql, user, tolerant, fromClaimed)},
-    forgotten AS (DELETE FROM erased_subjects WHERE subject = ${user.uid}::uuid RETURNING event_id),
+    forgotten AS (DELETE FROM erased_subjects WHERE subject = ${user.uid}::uuid ${fromClaimed ? sql`AND EXISTS (SELECT 1 FROM claimed)` : sql``} RETURNING event_id),
     appended AS (${eventAfter(sql, feed, event, 'keyed', sql`(SELECT event_id FROM forgotten)`, rows)}),
     inserted AS (${userRowInsert(sql, user, sql`coalesce((SELECT id FROM appended), (SELECT event_id FROM forgotten))`, fromClaimed)} RETURNING uid),
     emailed AS (${emailRowsInsert(sql, user, sql`inserted`)})
