@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { keysOf, type LookupKey, type UniqueKey, type User } from '../../users/user.js';
+import { type LookupKey, type UniqueKey, type User } from '../../users/user.js';
 import { representationOf, withStoredRepresentation } from '../../users/user-representation.js';
 import { AbandonedWrite, IdempotencyKeyTaken, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import type { ImportUser, OnConflict } from '../import-plan.js';

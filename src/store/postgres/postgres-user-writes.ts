@@ -11,7 +11,6 @@ import type { TransactionSql } from 'postgres';
 import type { EventType } from '../../events/event-log.js';
 import type { EventOrigin } from '../../events/event-origin.js';
 import { emailKeysOf, keysOf, type User } from '../../users/user.js';
-import { representationOf } from '../../users/user-representation.js';
 import type { Holder } from '../import-plan.js';
 import { KeyConflictError } from '../store-errors.js';
 import { postgresIdempotency } from './postgres-idempotency.js';
