@@ -68,8 +68,8 @@ export interface RetentionRule {
 export interface EventLog {
   /**
    * At most `limit` readable events after `after`, with the horizon and the latest
-   * position. With `subject`, only that user's events (read through the subject's
-   * index or chain of events, never a walk of the feed): a page shorter than `limit`
+   * position. With `subject`, only that user's events (read through the user's
+   * chain of events, never a walk of the feed): a page shorter than `limit`
    * then means none of its events follow up to `latest`.
    */
   read(after: number, limit: number, subject?: string): Promise<EventPage>;

@@ -205,6 +205,15 @@ export function profileColumn(profile: Profile): string {
   return JSON.stringify(kept);
 }
 
+/** The profile members of stored JSON text holding them (a stored representation, or a profile column); undefined for none stored. */
+export function profileOfStoredJson(json: string | null | undefined): Partial<Profile> | undefined {
+  if (json === null || json === undefined) return undefined;
+  const stored = JSON.parse(json) as Record<string, unknown>;
+  const profile: Record<string, unknown> = {};
+  for (const key of PROFILE_KEYS) if (key in stored) profile[key] = stored[key];
+  return profile as Partial<Profile>;
+}
+
 /** The profile a column holds; a row written before profiles existed derives its `emails` from `email_address`. */
 export function profileFromColumn(stored: Partial<Profile> | undefined, emailAddress: string): Profile {
   const profile = { ...emptyProfile(), ...stored };

@@ -115,6 +115,33 @@ describeEachStore('change feed storage', (kind) => {
     assert.equal(events[1]!.data, erasedEventData(gone.uid, 1));
   });
 
+  it('one user\'s history keeps every version through imports and single writes; a delete erases them all; an import of its uid again continues it', async () => {
+    const user = newUser({ display_name: 'One' });
+    const history = async () => {
+      await store.events.settle();
+      return (await store.events.read(0, 20, user.uid)).events;
+    };
+    const shown = async () => (await history()).map((e) => [e.type, (JSON.parse(e.data) as User).display_name ?? null, (JSON.parse(e.data) as User).version]);
+    assert.equal((await store.importUsers([user], 'fail', new Date().toISOString()))[0]?.status, 'created');
+    assert.equal((await store.importUsers([{ ...user, display_name: 'Two' }], 'merge', new Date().toISOString()))[0]?.status, 'updated');
+    assert.equal((await store.replace(user.uid, (current) => edit(current, { display_name: 'Three' }), new Date().toISOString())).status, 'ok');
+    assert.equal((await store.importUsers([{ ...user, display_name: 'Four' }], 'replace', new Date().toISOString()))[0]?.status, 'updated');
+    assert.deepEqual(await shown(), [['user.created', 'One', 1], ['user.updated', 'Two', 2], ['user.updated', 'Three', 3], ['user.updated', 'Four', 4]]);
+    const all = await readAll(store);
+    assert.deepEqual(all.filter((e) => e.subject === user.uid).map((e) => e.data), (await history()).map((e) => e.data), 'the feed and the history agree');
+    const second = (await history())[1]!.position;
+    assert.deepEqual((await store.events.read(second, 20, user.uid)).events.map((e) => (JSON.parse(e.data) as User).version), [3, 4], 'a page after a position');
+
+    assert.equal((await store.delete(user.uid)).status, 'ok');
+    assert.deepEqual((await history()).map((e) => e.data), [1, 2, 3, 4].map((version) => erasedEventData(user.uid, version)).concat(JSON.stringify({ uid: user.uid, version: 4 })));
+    assert.equal((await store.importUsers([{ ...user, display_name: 'Again' }], 'fail', new Date().toISOString()))[0]?.status, 'created');
+    const again = await history();
+    assert.deepEqual(again.slice(0, 5).map((e) => e.type), ['user.created', 'user.updated', 'user.updated', 'user.updated', 'user.deleted']);
+    assert.deepEqual(again.slice(5).map((e) => [e.type, (JSON.parse(e.data) as User).display_name]), [['user.created', 'Again']]);
+    assert.equal((await store.delete(user.uid)).status, 'ok');
+    assert.equal((await history()).filter((e) => e.type !== 'user.deleted').every((e) => JSON.parse(e.data).erased === true), true, 'the second delete erases the first life too');
+  });
+
   it('a write that changes nothing or fails appends nothing', async () => {
     const user = await store.create(newUser());
     const start = await store.events.settle();

@@ -9,6 +9,9 @@ import type { UserStore } from '../../src/store/user-store.js';
 import { withDefaults, type User } from '../../src/users/user.js';
 import { etagOf } from '../../src/users/user-etag.js';
 import { representationOf } from '../../src/users/user-representation.js';
+import { profileColumn } from '../../src/users/user-profile.js';
+import { searchColumn } from '../../src/store/search-column.js';
+import { erasedEventData } from '../../src/store/erasure.js';
 import { createTestDatabase, postgresSkipReason, type TestDatabase } from '../helpers/postgres.js';
 import { storeContractSuite } from '../store-contract.js';
 import { writeContractSuite } from '../store-contract-writes.js';
@@ -142,6 +145,57 @@ if (skip) {
         store = await openPostgresUserStore({ url: fresh.url });
         await store.events.settle();
         await assertErasedAfter10(store, uid);
+      } finally {
+        await store?.close();
+        await sql.end();
+        await fresh.drop();
+      }
+    });
+
+    it('migration 15 chains the events written before it and reads the profile from the representation: history, erasure and reads stay whole', async () => {
+      const fresh = await createTestDatabase();
+      const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
+      let store: UserStore | undefined;
+      try {
+        await migratePostgres(sql, 14);
+        const at = '2026-01-01T00:00:00.000Z';
+        const kept: User = { ...withDefaults({ username: 'kept', email_address: 'kept@example.com', display_name: null, legacy_ids: [], attributes: {}, title: 'Engineer', department: 'Ops' }), uid: uuidv7(), created_at: at, updated_at: at, version: 1 };
+        const changed: User = { ...kept, title: 'Lead', updated_at: '2026-01-02T00:00:00.000Z', version: 2 };
+        const gone = uuidv7();
+        const history = [
+          ['user.created', kept.uid, at, representationOf(kept).json],
+          ['user.created', gone, at, erasedEventData(gone, 1)],
+          ['user.updated', kept.uid, changed.updated_at, representationOf(changed).json],
+          ['user.deleted', gone, changed.updated_at, JSON.stringify({ uid: gone, version: 1 })],
+        ];
+        for (const [position, [type, subject, time, data]] of history.entries()) {
+          await sql`INSERT INTO events (position, type, subject, time, data) VALUES (${position + 1}, ${type as string}, ${subject as string}, ${time as string}, ${data as string})`;
+        }
+        await sql`UPDATE feed_state SET position = ${history.length} WHERE name = 'latest'`;
+        // A row as the release before migration 15 wrote it: the profile in a column of its own as well.
+        await sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, profile, representation, etag, search)
+          VALUES (${changed.uid}, ${changed.username}, ${changed.email_address}, '{}', NULL, '{}', ${changed.created_at}, ${changed.updated_at}, 2,
+            ${profileColumn(changed)}::text::json, ${representationOf(changed).json}, ${etagOf(changed)}, ${searchColumn(changed)})`;
+        await sql`INSERT INTO user_keys (key, value, uid) VALUES ('username', 'kept', ${kept.uid}), ('email_address', 'kept@example.com', ${kept.uid})`;
+
+        store = await openPostgresUserStore({ url: fresh.url });
+        const [index] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'events_by_subject'`;
+        assert.equal(index?.n, 0, 'no index on events.subject');
+        assert.equal((await store.findByKey('uid', kept.uid))?.title, 'Lead', 'the profile is read from the representation');
+        const events = async (uid: string) => (await store!.events.read(0, 10, uid)).events.map((e) => [e.type, e.data]);
+        assert.deepEqual(await events(kept.uid), [['user.created', representationOf(kept).json], ['user.updated', representationOf(changed).json]]);
+        assert.deepEqual(await events(gone), [['user.created', erasedEventData(gone, 1)], ['user.deleted', JSON.stringify({ uid: gone, version: 1 })]], 'a deleted user\'s events are found through erased_subjects');
+        assert.equal((await store.events.read(1, 10, kept.uid)).events.length, 1, 'a page after a position holds only the later events');
+        const third = await store.replace(kept.uid, (user) => ({ ...user, department: 'Sales' }), '2026-01-03T00:00:00.000Z');
+        assert.equal(third.status, 'ok');
+        await store.events.settle();
+        const fourth = await store.replace(kept.uid, (user) => ({ ...user, department: 'Legal' }), '2026-01-04T00:00:00.000Z');
+        assert.equal(fourth.status, 'ok');
+        await store.events.settle();
+        assert.deepEqual((await events(kept.uid)).map(([, data]) => JSON.parse(data as string).version), [1, 2, 3, 4], 'each event keeps its own version');
+        assert.equal((await store.delete(kept.uid)).status, 'ok');
+        await store.events.settle();
+        assert.deepEqual((await events(kept.uid)).map(([, data]) => data), [1, 2, 3, 4].map((version) => erasedEventData(kept.uid, version)).concat(JSON.stringify({ uid: kept.uid, version: 4 })));
       } finally {
         await store?.close();
         await sql.end();

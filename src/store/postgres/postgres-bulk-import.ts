@@ -28,7 +28,6 @@ import { displayNameKey, emailKeysOf, type User } from '../../users/user.js';
 import { searchOf } from '../search-column.js';
 import { keysOfUser, planBatch, StaleSnapshotError, type BatchSnapshot, type BatchWrites } from '../import-batch-plan.js';
 import type { ImportOutcome, ImportUser, OnConflict } from '../import-plan.js';
-import { profileColumn } from '../../users/user-profile.js';
 import {
   EMAIL_COLUMNS, EMAILS_SQL, HOLDERS_AND_LOCKED_ROWS_SQL, HOLDERS_SQL, KEY_COLUMNS, NESTED_LOOPS_SQL, STAGING_SQL, TERM_COLUMNS, TERMS_BY_IMPORT_SQL, TERMS_SQL,
   textArrayLiteral, USER_COLUMNS, WRITE_SQL,
@@ -99,7 +98,6 @@ function userRows(writes: BatchWrites): { rows: string[]; terms: string[] } {
         representation.etag,
         user.external_id,
         String(user.active),
-        profileColumn(user),
         search.column,
       ]),
     );

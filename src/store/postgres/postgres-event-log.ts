@@ -4,6 +4,13 @@
  * commit by the sequencer (postgres-sequencer.ts), which this store kicks after
  * each of its writes and every second (for events of instances that died
  * between their commit and their kick).
+ *
+ * A user's events form a chain (migration 15; postgres-user-writes.ts: Feed): one user's
+ * events are read by walking it from the user's latest through the primary key, as many
+ * steps as the user has events after the asked position, so no index on `subject` is
+ * written with every event. The latest `user.created` or `user.updated` event of a user
+ * stores '' and is read with the representation the user's row holds, in the same
+ * statement (one snapshot: the row and the event agree).
  */
 import type postgres from 'postgres';
 import type { EventLog, EventPage, EventType, RetentionRule, StoredEvent } from '../../events/event-log.js';
@@ -11,6 +18,7 @@ import { originFromColumns } from '../../events/event-origin.js';
 import { RESTORE_GAP_PREFIX, restoreGapOf } from '../restore-gap.js';
 import type { Lane } from './in-flight-gate.js';
 import { createSequencer, EVENTS_CHANNEL } from './postgres-sequencer.js';
+import { chainOf, ROW_DATA } from './postgres-user-writes.js';
 
 /** How often the sequencer runs without being kicked, and how often watchers are told the latest position regardless. */
 const TICK_MS = 1000;
@@ -89,21 +97,26 @@ export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: u
     committed: () => sequencer.kick(),
 
     async read(after: number, limit: number, subject?: string): Promise<EventPage> {
-      // The route admits only a uid (a lower-case UUID) as the subject, so the cast cannot fail; as a uuid it uses events_by_subject.
-      const ofSubject = subject === undefined ? sql`` : sql`AND subject = ${subject}::uuid`;
+      // The route admits only a uid (a lower-case UUID) as the subject, so the cast cannot fail. Its events: the chain walked
+      // back from its latest, on past an event only while that event is unnumbered or after `after`.
+      const ofSubject = subject === undefined
+        ? sql``
+        : sql`AND id IN (WITH RECURSIVE ${chainOf(sql, subject, sql`(e.position IS NULL OR e.position > ${after})`)} SELECT id FROM chain) AND subject = ${subject}::uuid`;
       const rows = await run(() => sql<PageRow[]>`
-        SELECT s.pruned, s.latest, s.gaps, e.position, e.type, e.subject, e.time, e.data, e.origin_interface, e.origin_credential, e.origin_client
+        SELECT s.pruned, s.latest, s.gaps, e.position, e.type, e.subject, e.time,
+          CASE WHEN e.data = ${ROW_DATA} THEN (SELECT representation FROM users u WHERE u.uid = e.subject) ELSE e.data END AS data,
+          e.origin_interface, e.origin_credential, e.origin_client
         FROM (SELECT (SELECT position FROM feed_state WHERE name = 'pruned') AS pruned, (SELECT position FROM feed_state WHERE name = 'latest') AS latest,
           (SELECT coalesce(json_agg(json_build_object('name', name, 'position', position)), '[]')::text FROM feed_state WHERE name LIKE ${`${RESTORE_GAP_PREFIX}%`}) AS gaps) s
         LEFT JOIN LATERAL (
-          SELECT position, type, subject::text AS subject, time, data, origin_interface, origin_credential, origin_client FROM events
+          SELECT position, type, subject, time, data, origin_interface, origin_credential, origin_client FROM events
           WHERE position > ${after} AND position <= s.latest ${ofSubject} ORDER BY position LIMIT ${limit}
         ) e ON true`);
       const first = rows[0];
       const events: StoredEvent[] = rows
         .filter((row) => row.position !== null)
         .map((row) => {
-          const event: StoredEvent = { position: Number(row.position), type: row.type as EventType, subject: row.subject as string, time: (row.time as Date).toISOString(), data: row.data as string };
+          const event: StoredEvent = { position: Number(row.position), type: row.type as EventType, subject: String(row.subject), time: (row.time as Date).toISOString(), data: row.data as string };
           const origin = originFromColumns(row.origin_interface, row.origin_credential, row.origin_client);
           if (origin !== undefined) event.origin = origin;
           return event;
@@ -157,9 +170,15 @@ export function postgresEventLog(sql: postgres.Sql, run: Run, onError: (error: u
                 ORDER BY position DESC OFFSET ${rule.keep ?? 0} LIMIT 1) AS by_count`;
           const bound = Math.min(Math.max(Number(bounds?.by_time ?? 0), Number(bounds?.by_count ?? 0)), rule.notAfter ?? Infinity);
           if (bound <= 0) return 0;
+          // A deleted user's latest event goes with its entry in erased_subjects (postgres-user-writes.ts: Feed), in the same statement.
           const deleted = await tx<{ position: string }[]>`
-            DELETE FROM events WHERE position IN (SELECT position FROM events WHERE position <= ${bound} ORDER BY position LIMIT ${limit})
-            RETURNING position`;
+            WITH pruned AS (
+              DELETE FROM events WHERE position IN (SELECT position FROM events WHERE position <= ${bound} ORDER BY position LIMIT ${limit})
+              RETURNING position, id, subject
+            ), forgotten AS (
+              DELETE FROM erased_subjects x USING pruned p WHERE x.subject = p.subject AND x.event_id = p.id
+            )
+            SELECT position FROM pruned`;
           if (deleted.length === 0) return 0;
           const highest = Math.max(...deleted.map((row) => Number(row.position)));
           await tx`UPDATE feed_state SET position = greatest(position, ${highest}) WHERE name = 'pruned'`;

@@ -7,7 +7,7 @@
 import postgres, { type Sql, type TransactionSql } from 'postgres';
 import { representationOf } from '../../users/user-representation.js';
 import { EMPTY_SEARCH, SEARCH_INDEXES_SQL, searchColumn } from '../search-column.js';
-import { USER_SELECT_COLUMNS, userRowToUser, type UserRow } from './postgres-rows.js';
+import { USER_COLUMNS_8, userRowToUser, type UserRow } from './postgres-rows.js';
 import { primaryUrl } from './primary-follower.js';
 
 /** The columns of users before migration 8: what migration 6 can read. */
@@ -42,7 +42,7 @@ const TERM_VALUE = "substr(j.term, strpos(j.term, ':') + 1)";
 /** Writes the `search` of every row (migration 11; its triggers index the terms), in uid order, a batch at a time. */
 async function fillSearch(tx: TransactionSql): Promise<void> {
   for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
-    const rows = await tx<UserRow[]>`SELECT ${tx.unsafe(USER_SELECT_COLUMNS)} FROM users WHERE uid > ${after}::uuid ORDER BY uid LIMIT ${FILL_BATCH}`;
+    const rows = await tx<UserRow[]>`SELECT ${tx.unsafe(USER_COLUMNS_8)} FROM users WHERE uid > ${after}::uuid ORDER BY uid LIMIT ${FILL_BATCH}`;
     const last = rows[rows.length - 1];
     if (last === undefined) return;
     const users = rows.map(userRowToUser);
@@ -207,7 +207,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   ALTER TABLE user_keys ADD CONSTRAINT user_keys_key_check CHECK (key IN ('username', 'email_address', 'legacy_id', 'external_id'));
   UPDATE users SET representation = NULL, etag = NULL WHERE representation IS NOT NULL;
     `);
-    await fillRepresentations(tx, USER_SELECT_COLUMNS);
+    await fillRepresentations(tx, USER_COLUMNS_8);
   },
   // 9: page marks of list walks (src/store/page-marks.ts), shared by every instance so a walk
   // whose pages different instances serve stays one walk. A cache: UNLOGGED (no WAL, emptied
@@ -331,6 +331,35 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       SELECT ${TERM_FIELD}, ${TERM_VALUE}, n.uid FROM new_rows n, json_array_elements_text(n.search::json->'terms') AS j(term);
     RETURN NULL;
   END $$;
+  `,
+  // 15: a user's events as a chain instead of an index on events.subject (see
+  // src/store/sqlite/sqlite-migrations.ts, migration 13; postgres-user-writes.ts: Feed). Each
+  // event names the user's previous event by its id (positions are given after commit), the
+  // user's row its latest (event_id), erased_subjects a deleted user's latest; made here from
+  // the events, set-based, before the index goes. A user's events are in id order (each write of
+  // a user waits for the one before to commit). Events written before keep their full copies;
+  // from now on the latest created or updated event of a user stores '' and reads the row's
+  // representation. The profile column goes: the representation holds the same members
+  // (postgres-rows.ts). A migration that rewrites representations must first copy each into
+  // the event that reads it (events.data '' where users.event_id names it).
+  `
+  ALTER TABLE events ADD COLUMN previous bigint;
+  ALTER TABLE users ADD COLUMN event_id bigint;
+  CREATE TABLE erased_subjects (
+    subject uuid PRIMARY KEY,
+    event_id bigint NOT NULL
+  );
+  UPDATE events SET previous = chained.previous
+    FROM (SELECT id, lag(id) OVER (PARTITION BY subject ORDER BY id) AS previous FROM events) chained
+    WHERE events.id = chained.id AND chained.previous IS NOT NULL;
+  UPDATE users SET event_id = latest.id
+    FROM (SELECT subject, max(id) AS id FROM events GROUP BY subject) latest
+    WHERE users.uid = latest.subject;
+  INSERT INTO erased_subjects (subject, event_id)
+    SELECT subject, max(id) FROM events e WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.uid = e.subject) GROUP BY subject;
+  DROP INDEX events_by_subject;
+  ALTER TABLE users DROP COLUMN profile;
+  ANALYZE events, users, erased_subjects;
   `,
 ];
 

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { keysOf, type LookupKey, type UniqueKey, type User } from '../../users/user.js';
+import { type LookupKey, type UniqueKey, type User } from '../../users/user.js';
 import { representationOf, withStoredRepresentation } from '../../users/user-representation.js';
 import { AbandonedWrite, IdempotencyKeyTaken, KeyConflictError, StoreUnavailableError } from '../store-errors.js';
 import type { ImportUser, OnConflict } from '../import-plan.js';
@@ -31,8 +31,8 @@ import { runUntil } from './deadline-run.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
 import { walkMark } from '../../users/search-match.js';
-import { userRowToUser, type UserRow } from './postgres-rows.js';
-import { deleteUser, emailRowsInsert, eventAfter, holdersOf, lockCurrent, replaceUser, userEvent, userRowInsert, type Feed } from './postgres-user-writes.js';
+import { USER_SELECT_COLUMNS, userRowToUser, type UserRow } from './postgres-rows.js';
+import { createStatement, deleteUser, holdersOf, lockCurrent, replaceUser, type Feed } from './postgres-user-writes.js';
 import { MARK_TTL_MS, type PageMark } from '../page-marks.js';
 
 export { userRowToUser } from './postgres-rows.js';
@@ -132,7 +132,7 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   const lane = readLane(Math.max(1, Math.floor(clientOptions.max / 2)), READ_LANE_WAITING);
   const expensive = <T>(deadline: number | undefined, fn: (read: typeof run) => Promise<T>): Promise<T> => lane.run(deadline, () => fn(runUntil(run, deadline)));
 
-  const columns = sql`uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile`;
+  const columns = sql`${sql.unsafe(USER_SELECT_COLUMNS)}`;
   const feed: Feed = { enabled: options.changeFeed !== false };
   let marksSaved = 0;
 
@@ -193,29 +193,22 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   const CREATE_ATTEMPTS = 3;
 
   /**
-   * Inserts the user and its keys in one statement: one round trip, committed on
-   * its own (the statement is its transaction), all or nothing. When a key is
-   * taken the statement fails as a whole; only then is the first taken key looked
-   * up, to name it in the KeyConflictError.
+   * Inserts the user and its keys in one statement (createStatement(), postgres-user-writes.ts):
+   * one round trip, committed on its own (the statement is its transaction), all or nothing.
+   * When a key is taken the statement fails as a whole; only then is the first taken key
+   * looked up, to name it in the KeyConflictError.
    */
   async function createUser(user: User, pending?: PendingIdempotency, origin?: EventOrigin): Promise<void> {
-    const entries = keysOf(user);
-    const keys = sql`unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.value)}::text[]) AS t(k, v)`;
     for (let attempt = 1; ; attempt++) {
       try {
-        // The event's id is taken after the keys are in (postgres-user-writes.ts: Feed).
-        const appended = eventAfter(sql, feed, userEvent('user.created', user, user.created_at, origin), 'keyed');
-        const keyed = sql`keyed AS (INSERT INTO user_keys (key, value, uid) SELECT t.k, t.v, inserted.uid FROM inserted, ${keys} RETURNING 1),
-          emailed AS (${emailRowsInsert(sql, user, sql`inserted`)})`;
         if (pending === undefined) {
-          await sql`WITH inserted AS (${userRowInsert(sql, user)} RETURNING uid), ${keyed}, appended AS (${appended}) SELECT count(*) FROM keyed`;
+          await sql`${createStatement(sql, user, feed, user.created_at, origin, false)}`;
           return;
         }
         // The key is claimed in the same statement: a recorded key inserts nothing at all.
-        const [row] = await sql<{ keys: number }[]>`WITH claimed AS (${claimStatement(sql, pending, pending.respond(user), Date.now(), user.uid)}),
-            inserted AS (${userRowInsert(sql, user, true)} RETURNING uid), ${keyed}, appended AS (${appended})
-          SELECT count(*)::int AS keys FROM keyed`;
-        if (!row?.keys) throw new IdempotencyKeyTaken();
+        const claim = claimStatement(sql, pending, pending.respond(user), Date.now(), user.uid);
+        const keys = await sql<{ key: string }[]>`${createStatement(sql, user, feed, user.created_at, origin, false, claim)}`;
+        if (keys.length === 0) throw new IdempotencyKeyTaken();
         return;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -295,13 +288,13 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
 
     async search(page: SearchPage) {
       const { value: rows, position } = await expensive(page.deadline, async (read) => {
-        // With the stored representation, which the page sends as it is (withStoredRepresentation()).
-        const { query } = await searching.page(read, sql`${columns}, representation, etag`, page);
-        return positionedRows<UserRow & { representation: string | null; etag: string | null; walk_end: boolean }>(query, read);
+        // With the stored representation (`stored`, read for the profile too), which the page sends as it is (withStoredRepresentation()).
+        const { query } = await searching.page(read, sql`${columns}, etag`, page);
+        return positionedRows<UserRow & { etag: string | null; walk_end: boolean }>(query, read);
       });
       const found = rows.filter((row) => !row.walk_end);
       const end = rows.find((row) => row.walk_end);
-      const value = await mapInSlices(found, (row) => withStoredRepresentation(userRowToUser(row), row.representation, row.etag));
+      const value = await mapInSlices(found, (row) => withStoredRepresentation(userRowToUser(row), row.stored ?? null, row.etag));
       // A page the walk filled ends at its last user; one the walk limit ended continues after the last user read.
       return end === undefined || found.length >= page.limit ? { value, position } : { value, position, walkedTo: walkMark(userRowToUser(end), page.sort) };
     },

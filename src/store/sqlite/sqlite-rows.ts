@@ -8,7 +8,7 @@
  * `profile` column of their own as well.
  */
 import { displayNameKey, type User } from '../../users/user.js';
-import { PROFILE_KEYS, profileFromColumn, type Profile } from '../../users/user-profile.js';
+import { profileFromColumn, profileOfStoredJson } from '../../users/user-profile.js';
 import { representationOf } from '../../users/user-representation.js';
 import { searchColumn } from '../search-column.js';
 
@@ -34,15 +34,6 @@ export const USER_COLUMNS = 'uid, username, email_address, legacy_ids, display_n
 /** The columns of a user's row from migration 8 to 12, which kept the profile in a column of its own (what those migrations read). */
 export const USER_COLUMNS_8 = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, external_id, active, profile';
 
-/** The profile members of stored JSON text (a representation, or a profile column). */
-function storedProfile(json: string | null | undefined): Partial<Profile> | undefined {
-  if (json === null || json === undefined) return undefined;
-  const stored = JSON.parse(json) as Record<string, unknown>;
-  const profile: Record<string, unknown> = {};
-  for (const key of PROFILE_KEYS) if (key in stored) profile[key] = stored[key];
-  return profile as Partial<Profile>;
-}
-
 export function userRowToUser(row: UserRow): User {
   return {
     uid: row.uid,
@@ -52,7 +43,7 @@ export function userRowToUser(row: UserRow): User {
     external_id: row.external_id ?? null,
     active: row.active !== 0,
     display_name: row.display_name,
-    ...profileFromColumn(storedProfile(row.profile), row.email_address),
+    ...profileFromColumn(profileOfStoredJson(row.profile), row.email_address),
     attributes: JSON.parse(row.attributes) as Record<string, unknown>,
     created_at: row.created_at,
     updated_at: row.updated_at,
