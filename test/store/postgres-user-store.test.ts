@@ -177,8 +177,14 @@ if (skip) {
           VALUES (${changed.uid}, ${changed.username}, ${changed.email_address}, '{}', NULL, '{}', ${changed.created_at}, ${changed.updated_at}, 2,
             ${profileColumn(changed)}::text::json, ${representationOf(changed).json}, ${etagOf(changed)}, ${searchColumn(changed)})`;
         await sql`INSERT INTO user_keys (key, value, uid) VALUES ('username', 'kept', ${kept.uid}), ('email_address', 'kept@example.com', ${kept.uid})`;
+        // A row whose representation a release before migration 6 cleared: its profile is in the column alone.
+        const bare: User = { ...withDefaults({ username: 'bare', email_address: 'bare@example.com', display_name: null, legacy_ids: [], attributes: {}, title: 'Analyst' }), uid: uuidv7(), created_at: at, updated_at: at, version: 1 };
+        await sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, profile, representation, etag, search)
+          VALUES (${bare.uid}, ${bare.username}, ${bare.email_address}, '{}', NULL, '{}', ${at}, ${at}, 1, ${profileColumn(bare)}::text::json, NULL, NULL, ${searchColumn(bare)})`;
+        await sql`INSERT INTO user_keys (key, value, uid) VALUES ('username', 'bare', ${bare.uid}), ('email_address', 'bare@example.com', ${bare.uid})`;
 
         store = await openPostgresUserStore({ url: fresh.url });
+        assert.deepEqual(await store.findByKey('uid', bare.uid), bare, 'a row without a representation keeps its profile: the migration makes the representation before the column goes');
         const [index] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'events_by_subject'`;
         assert.equal(index?.n, 0, 'no index on events.subject');
         assert.equal((await store.findByKey('uid', kept.uid))?.title, 'Lead', 'the profile is read from the representation');

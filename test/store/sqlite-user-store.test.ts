@@ -267,10 +267,17 @@ describe('SQLite store specifics', () => {
       VALUES (?, ?, ?, '[]', NULL, '{}', ?, ?, 2, ?, ?, ?, ?)`)
       .run(changed.uid, changed.username, changed.email_address, changed.created_at, changed.updated_at, profileColumn(changed), representationOf(changed).json, etagOf(changed), searchColumn(changed));
     old.prepare("INSERT INTO user_keys (key, value, uid) VALUES ('username', 'kept', ?), ('email_address', 'kept@example.com', ?)").run(kept.uid, kept.uid);
+    // A row whose representation a release before migration 6 cleared: its profile is in the column alone.
+    const bare: User = { ...withDefaults({ username: 'bare', email_address: 'bare@example.com', display_name: null, legacy_ids: [], attributes: {}, title: 'Analyst' }), uid: uuidv7(), created_at: at, updated_at: at, version: 1 };
+    old.prepare(`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version, profile, representation, etag, search)
+      VALUES (?, ?, ?, '[]', NULL, '{}', ?, ?, 1, ?, NULL, NULL, ?)`)
+      .run(bare.uid, bare.username, bare.email_address, at, at, profileColumn(bare), searchColumn(bare));
+    old.prepare("INSERT INTO user_keys (key, value, uid) VALUES ('username', 'bare', ?), ('email_address', 'bare@example.com', ?)").run(bare.uid, bare.uid);
     old.close();
 
     const store = openSqliteUserStore({ path });
     try {
+      assert.deepEqual(await store.findByKey('uid', bare.uid), bare, 'a row without a representation keeps its profile: the migration makes the representation before the column goes');
       assert.equal((await store.findByKey('uid', kept.uid))?.title, 'Lead', 'the profile is read from the representation');
       const history = async (uid: string) => (await store.events.read(0, 10, uid)).events.map((e) => [e.type, e.data]);
       assert.deepEqual(await history(kept.uid), [['user.created', representationOf(kept).json], ['user.updated', representationOf(changed).json]]);

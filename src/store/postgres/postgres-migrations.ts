@@ -341,8 +341,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // from now on the latest created or updated event of a user stores '' and reads the row's
   // representation. The profile column goes: the representation holds the same members
   // (postgres-rows.ts). A migration that rewrites representations must first copy each into
-  // the event that reads it (events.data '' where users.event_id names it).
-  `
+  // the event that reads it (events.data '' where users.event_id names it). A row without a
+  // representation (a release before migration 6 wrote it while this schema was live, and
+  // migration 6's trigger cleared it) gets one first, made while the profile column is there.
+  async (tx) => {
+    await fillRepresentations(tx, USER_COLUMNS_8);
+    await tx.unsafe(`
   ALTER TABLE events ADD COLUMN previous bigint;
   ALTER TABLE users ADD COLUMN event_id bigint;
   CREATE TABLE erased_subjects (
@@ -360,7 +364,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   DROP INDEX events_by_subject;
   ALTER TABLE users DROP COLUMN profile;
   ANALYZE events, users, erased_subjects;
-  `,
+    `);
+  },
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */

@@ -269,8 +269,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // each event names the user's previous event, the user's row its latest, erased_subjects a
   // deleted user's latest; made here from the index before it goes. The latest event of each
   // user whose data is the representation its row holds stores '' and reads the row's.
-  // The profile column goes: the representation holds the same members (sqlite-rows.ts).
-  `
+  // The profile column goes: the representation holds the same members (sqlite-rows.ts);
+  // a row without one (written by a release before migration 6 while this schema was
+  // live, which its trigger marks by clearing it) gets it first, made from the columns
+  // while the profile is still there, so no member is lost.
+  (db) => {
+    fillRepresentations(db, USER_COLUMNS_8);
+    db.exec(`
   ALTER TABLE events ADD COLUMN previous INTEGER;
   ALTER TABLE users ADD COLUMN event_position INTEGER;
   CREATE TABLE erased_subjects (
@@ -286,7 +291,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       AND data = (SELECT representation FROM users WHERE uid = events.subject);
   DROP INDEX events_by_subject;
   ALTER TABLE users DROP COLUMN profile;
-  `,
+    `);
+  },
   // 14: the import writes the terms of the users it creates itself, sorted, once per batch
   // (sqlite-user-store.ts importUsers), instead of the insert trigger parsing each row's
   // \`search\` as it goes in. While a batch runs it holds a row of terms_by_import, which
