@@ -11,20 +11,26 @@ import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
 import type { SqlReads, SqlStatement, StatementCondition, StatementRun } from './sqlite-reads.js';
 
 /**
- * A users row of a page: its uid, its stored representation (`profile`) and its entity tag,
- * both null in a row an earlier release wrote (its user is then read from its columns,
- * sqlite-user-store.ts pageUser()). A page reads no other column: the representation is
+ * A users row of a page: its uid, its stored representation (`profile`) and its entity tag.
+ * A page reads no other column of a row that has its representation: the representation is
  * the user, and copying a row's ten other columns out of SQLite cost a page about as much as
- * its index walk (docs/performance.md, "Search against the raw search server").
+ * its index walk (docs/performance.md, "Search against the raw search server"). A row an
+ * earlier release wrote has none; its columns then come as one JSON object (`columns`), read
+ * in the page's own snapshot, so the page holds that user as the page saw it: a user read
+ * again later may be gone, and a page one user short would look like the last one.
  */
 export interface StoredUserRow {
   uid: string;
   profile: string | null;
   etag: string | null;
+  columns: string | null;
 }
 
+/** The columns of a users row (sqlite-rows.ts USER_COLUMNS) other than its representation, as `json_object` pairs of `u`. */
+const ROW_PAIRS = USER_COLUMNS.split(', ').filter((column) => !column.includes(' AS ')).map((column) => `'${column}', u.${column}`).join(', ');
+
 /** The columns of a page's rows (StoredUserRow). */
-const PAGE_COLUMNS = 'u.uid, u.representation AS profile, u.etag';
+const PAGE_COLUMNS = `u.uid, u.representation AS profile, u.etag, CASE WHEN u.representation IS NULL OR u.etag IS NULL THEN json_object(${ROW_PAIRS}) END AS columns`;
 
 interface Fragment {
   sql: string;

@@ -240,13 +240,13 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
    * A search page's user. Its stored representation is the user (written from it), so it is
    * parsed, once, only when a member other than the uid is read (lazy-user.ts): a REST page
    * sends the text as it is and parses none; a SCIM page parses each.
-   * A row without one (an earlier release wrote it since this release last did) is read again
-   * by uid, from its columns, as it is now; a user deleted since is left out.
+   * A row without one (an earlier release wrote it since this release last did) comes with
+   * its columns, read in the page's snapshot (sqlite-search.ts StoredUserRow).
    */
-  function pageUser(row: StoredUserRow): User | undefined {
+  function pageUser(row: StoredUserRow): User {
     const { profile: json, etag } = row;
     if (typeof json === 'string' && typeof etag === 'string') return withStoredRepresentation(lazyUser(row.uid, json), json, etag);
-    return findRow('uid', row.uid);
+    return userRowToUser({ ...(JSON.parse(row.columns as string) as UserRow), profile: json });
   }
 
   function current(uid: string, precondition?: Precondition): WriteOutcome<User> {
@@ -350,8 +350,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
         }
       });
       const { rows, position, walkedTo } = light ?? (await expensive(page.deadline, () => searching.page(page, LATEST_POSITION_SQL)));
-      const users = await mapInSlices(rows, pageUser);
-      const value = users.every((user) => user !== undefined) ? (users as User[]) : users.filter((user): user is User => user !== undefined);
+      const value = await mapInSlices(rows, pageUser);
       return walkedTo === undefined ? { value, position } : { value, position, walkedTo: walkMark(userRowToUser(walkedTo), page.sort) };
     },
 
