@@ -8,7 +8,7 @@ import { uidDescending } from '../../users/search-match.js';
 import { FACETS, type SortKey } from '../../users/user-vocabulary.js';
 import type { InstantBounds, SearchFilter, SearchPage } from '../user-store.js';
 import { USER_COLUMNS, type UserRow } from './sqlite-rows.js';
-import type { SqlReads, SqlStatement, StatementCondition, StatementRun } from './sqlite-reads.js';
+import type { SqlReads, SqlStatement, StatementCondition } from './sqlite-reads.js';
 
 /**
  * A users row of a page: its uid, its stored representation (`profile`) and its entity tag.
@@ -152,24 +152,6 @@ const WALK_CONDITION_COLUMNS = ['active', 'created_at', 'updated_at', 'search_te
 /** Reads a walked page or a count makes: every row it reads is checked against the deadline (sqlite-reads.ts). */
 const BUDGET_CHECK = 'within_budget(u.uid)';
 
-/**
- * Most index entries a page's one driving condition may name for the page to be read on the
- * store's own connection, on the event loop, instead of on the reader thread, when the page is
- * decided by the driver's uids alone (uid order, nothing else to check): the count reads at most
- * LIGHT_BOUND + 1 index entries and the page sorts at most LIGHT_BOUND uids, a third of a
- * millisecond (bench/search-light-pages.ts), which spares the two messages to the
- * thread and back (docs/performance.md, "Search against the raw search server"). A broader
- * condition is counted again and read on the reader thread, as before.
- */
-export const LIGHT_BOUND = 2000;
-
-/**
- * The same bound for a page that reads each driven user (a sort key, another condition): each
- * costs a read of the whole row (its representation comes first), so 2,000 of them would hold
- * the loop for milliseconds; 200 keep such a page under one (bench/search-light-pages.ts).
- */
-export const LIGHT_ROWS_BOUND = 200;
-
 /** The page's rows, the change-feed position they reflect, and where a walk ended (when one did before the page was full). */
 export interface PageRows {
   rows: StoredUserRow[];
@@ -177,14 +159,8 @@ export interface PageRows {
   walkedTo?: UserRow;
 }
 
-/**
- * `reads` runs statements where they may take long (the reader thread); `light`, when given,
- * runs them on the store's connection, synchronously, for pages LIGHT_BOUND bounds (lightPage()).
- */
-export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND, light?: StatementRun) {
-  /** The light bound of a page driven by `driver` (LIGHT_BOUND, or LIGHT_ROWS_BOUND when each driven user is read). */
-  const lightBoundOf = (page: SearchPage, driver: Driver) =>
-    Math.min(where(page.filter, driver).sql === '1' && (page.sort ?? []).length === 0 ? LIGHT_BOUND : LIGHT_ROWS_BOUND, driveBound);
+/** `reads` runs statements where they may take long: the reader thread (an in-memory database's own connection). */
+export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND) {
   /** The FROM clause of a page: the driver's users, or every user (walked along the sort's index). */
   function source(driver: Driver | undefined): Fragment {
     if (driver === undefined) return { sql: 'users u', params: [] };
@@ -333,22 +309,6 @@ export function sqliteSearch(reads: SqlReads, driveBound = DRIVE_BOUND, intersec
     pageQuery,
     countQuery,
     driverOf,
-
-    /**
-     * The page, read on the store's connection when its one driving condition names at most
-     * LIGHT_BOUND entries, or LIGHT_ROWS_BOUND when each driven user is read (counted, then
-     * driven, in one snapshot: the plan page() would choose);
-     * undefined when it does not (page() reads it then), or when there is no `light` runner.
-     */
-    lightPage(page: SearchPage, latest: string): PageRows | undefined {
-      if (light === undefined || uniqueDriver(page.filter) !== undefined) return undefined;
-      const candidates = candidateDrivers(page.filter);
-      if (candidates.length !== 1) return undefined;
-      const bound = lightBoundOf(page, candidates[0] as Driver);
-      const driven = pageStatements(page, candidates[0] as Driver, { result: 0, at: 0, atMost: bound });
-      const [, position, rows, end] = light([countsQuery(candidates, bound), { sql: latest, params: [], mode: 'get' }, ...driven], page.deadline);
-      return rows === undefined ? undefined : pageOf(page, position, rows, end);
-    },
 
     /**
      * A page's rows, and the change-feed position they reflect, read in one snapshot: the

@@ -24,7 +24,7 @@ import { MemoryPageMarks, type PageMark } from '../page-marks.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
 import { sqliteSearch, type StoredUserRow } from './sqlite-search.js';
-import { BUDGET_MESSAGE, budgetOr, connectionReads, statementRunner } from './sqlite-reads.js';
+import { BUDGET_MESSAGE, connectionReads, statementRunner } from './sqlite-reads.js';
 import { startReaderThread } from './reader-thread.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
@@ -105,9 +105,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const selectServiceKey = db.prepare<[string], { value: Buffer }>('SELECT value FROM service_keys WHERE name = ?');
   // Expensive reads on a thread of their own for a file; an in-memory database has no other connection.
   const reader = options.path === ':memory:' ? undefined : startReaderThread(options.path);
-  // The store connection's runner: light search pages (sqlite-search.ts lightPage()), and every expensive read of an in-memory database.
-  const onConnection = statementRunner(db, BUDGET_MESSAGE);
-  const searching = sqliteSearch(reader?.reads ?? connectionReads(db, onConnection), options.searchDriveBound, options.searchIntersectBound, onConnection);
+  const searching = sqliteSearch(reader?.reads ?? connectionReads(db, statementRunner(db, BUDGET_MESSAGE)), options.searchDriveBound, options.searchIntersectBound);
   const lane = readLane(READ_LANE_CONCURRENCY, READ_LANE_WAITING);
   let closed = false;
 
@@ -341,15 +339,10 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
     },
 
     async search(page: SearchPage) {
-      // A page one narrow condition drives is read here, at once; any other on the reader thread, in the read lane.
-      const light = read(() => {
-        try {
-          return searching.lightPage(page, LATEST_POSITION_SQL);
-        } catch (error) {
-          throw budgetOr(error);
-        }
-      });
-      const { rows, position, walkedTo } = light ?? (await expensive(page.deadline, () => searching.page(page, LATEST_POSITION_SQL)));
+      // On the reader thread, in the read lane: a reader's searches take their turns there, never the
+      // event loop that answers reads by key and writes (a page read here, however small, let a flood of
+      // searches take the loop from everyone else: docs/performance.md, "Search against the raw search server").
+      const { rows, position, walkedTo } = await expensive(page.deadline, () => searching.page(page, LATEST_POSITION_SQL));
       const value = await mapInSlices(rows, pageUser);
       return walkedTo === undefined ? { value, position } : { value, position, walkedTo: walkMark(userRowToUser(walkedTo), page.sort) };
     },
