@@ -80,6 +80,12 @@ interface CsvSkip {
   error: string;
 }
 
+/** A row as csv-parse gives it with `info`: its cells, and the line it ends on. */
+interface ParsedRow {
+  record: string[];
+  info: { lines: number };
+}
+
 /** A CSV row as a record: each cell read by its column's reader, empty cells left out. */
 function csvRecord(plan: ColumnPlan, row: readonly string[]): Record<string, unknown> {
   const record: Record<string, unknown> = {};
@@ -90,9 +96,11 @@ function csvRecord(plan: ColumnPlan, row: readonly string[]): Record<string, unk
 }
 
 async function* csvRows(input: NodeJS.ReadableStream, options: CsvOptions): AsyncGenerator<FileRecord> {
-  // Skipped records, in file order; each is emitted before the first parsed record after it.
-  const skipped: CsvSkip[] = [];
   let plan: ColumnPlan | undefined;
+  let lastSkipped = 0;
+  // A row the parser cannot read travels through the parser's own output, in file order, as a
+  // `skipped` item beside the records: the stream's backpressure holds it as it holds records,
+  // so a file of unreadable rows is never gathered in memory before its first row is reported.
   const parser = parse({
     columns: false,
     delimiter: options.delimiter,
@@ -105,21 +113,27 @@ async function* csvRows(input: NodeJS.ReadableStream, options: CsvOptions): Asyn
     on_skip: (error) => {
       const line = Number(error?.lines ?? 0);
       // One outcome per record: a record the parser fails twice is reported once.
-      if (skipped.at(-1)?.line !== line) skipped.push({ line, error: `the CSV row cannot be read: ${error?.message ?? 'unknown error'}` });
+      if (line !== lastSkipped) parser.push({ skipped: { line, error: `the CSV row cannot be read: ${error?.message ?? 'unknown error'}` } });
+      lastSkipped = line;
       return undefined;
     },
   });
   // pipeline() hands a read error of the file to the parser, which ends the iteration with it.
   const piping = pipeline(input, parser);
   piping.catch(() => {}); // surfaced by the iteration below
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+  for await (const item of parser as AsyncIterable<ParsedRow | { skipped: CsvSkip }>) {
+    if ('skipped' in item) {
+      // The header: a row the parser refused before any was read is the header (nothing is imported).
+      if (plan === undefined) throw new HeaderError(`the header row cannot be read (${item.skipped.error}). Nothing was imported.`);
+      yield item.skipped;
+      continue;
+    }
+    const { record, info } = item;
     if (plan === undefined) {
       // The header: checked once, before any row is read (a HeaderError ends the import here).
-      if (skipped.length > 0 && skipped[0]!.line <= info.lines) throw new HeaderError(`the header row cannot be read (${skipped[0]!.error}). Nothing was imported.`);
       plan = planColumns(record, options);
       continue;
     }
-    while (skipped.length > 0 && skipped[0]!.line < info.lines) yield skipped.shift()!;
     try {
       yield { line: info.lines, record: csvRecord(plan, record) };
     } catch (error) {
@@ -128,11 +142,8 @@ async function* csvRows(input: NodeJS.ReadableStream, options: CsvOptions): Asyn
     }
   }
   await piping;
-  if (plan === undefined) {
-    // No record came out: the file is empty, or its only record is a header the parser refused.
-    throw new HeaderError(skipped[0] !== undefined ? `the header row cannot be read (${skipped[0].error}). Nothing was imported.` : 'the file has no header row (it is empty). Nothing was imported.');
-  }
-  yield* skipped;
+  // No record came out: the file is empty.
+  if (plan === undefined) throw new HeaderError('the file has no header row (it is empty). Nothing was imported.');
 }
 
 /** How the file's bytes become text. */
