@@ -12,27 +12,16 @@ import { openPostgresUserStore } from '../../src/store/postgres/postgres-user-st
 import { KeyConflictError } from '../../src/store/store-errors.js';
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import type { UserStore } from '../../src/store/user-store.js';
-import { withDefaults, type User, type UserFields } from '../../src/users/user.js';
+import type { User, UserFields } from '../../src/users/user.js';
 import { edit } from './feed-fixtures.js';
 import { createTestDatabaseUrl, describeEachStore, openTestStoreAt, type StoreKind, type TestDatabaseUrl } from '../helpers/stores.js';
 import { erasedEventData } from '../../src/store/erasure.js';
+import { newUser as newUserNamed } from '../helpers/new-user.js';
 
 let sequence = 0;
 function newUser(overrides: Partial<UserFields> = {}): User {
   sequence += 1;
-  const now = new Date().toISOString();
-  return withDefaults({
-    uid: uuidv7(),
-    username: `feed${sequence}`,
-    email_address: `feed${sequence}@example.com`,
-    legacy_ids: [],
-    display_name: null,
-    attributes: {},
-    created_at: now,
-    updated_at: now,
-    version: 1,
-    ...overrides,
-  });
+  return newUserNamed(`feed${sequence}`, undefined, overrides);
 }
 
 /** Every readable event after `after`, read in pages of `page`. */

@@ -16,28 +16,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { v7 as uuidv7 } from 'uuid';
 import Database from '../../src/store/sqlite/sqlite-driver.js';
-import { withDefaults, type User } from '../../src/users/user.js';
 import { openTestStore, type OpenedTestStore } from '../helpers/stores.js';
+import { newUser } from '../helpers/new-user.js';
 
 const USERS = 500;
 /** More than two slices (200 users each), fewer than the users that match. */
 const LIMIT = 451;
 
-function person(i: number, now: string): User {
-  return withDefaults({
-    uid: uuidv7(),
-    username: `rowword${i}`,
-    email_address: `rowword${i}@example.com`,
-    legacy_ids: [],
-    display_name: null,
-    attributes: {},
-    created_at: now,
-    updated_at: now,
-    version: 1,
-  });
-}
 
 describe('a SQLite search page whose rows have no stored representation, while one of its users is deleted', () => {
   let opened: OpenedTestStore;
@@ -45,7 +31,7 @@ describe('a SQLite search page whose rows have no stored representation, while o
   before(async () => {
     opened = await openTestStore('sqlite');
     const now = new Date().toISOString();
-    const users = Array.from({ length: USERS }, (_, i) => person(i, now));
+    const users = Array.from({ length: USERS }, (_, i) => newUser(`rowword${i}`, now));
     await opened.store.importUsers(users, 'fail', now);
     uids = users.map((user) => user.uid).sort();
     // A process of an earlier release, sharing the file, updates every user: no representation.
