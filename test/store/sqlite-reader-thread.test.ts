@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { openSqliteUserStore } from '../../src/store/sqlite/sqlite-user-store.js';
 import { startReaderThread } from '../../src/store/sqlite/reader-thread.js';
-import { connectionReads } from '../../src/store/sqlite/sqlite-reads.js';
+import { BUDGET_MESSAGE, connectionReads, statementRunner } from '../../src/store/sqlite/sqlite-reads.js';
 import Database from '../../src/store/sqlite/sqlite-driver.js';
 import { BudgetExceededError } from '../../src/store/store-errors.js';
 
@@ -83,5 +83,19 @@ it('a statement with `when` runs only when the count it names holds, in the same
     assert.deepEqual(results, [[3, 7], { n: 1 }, undefined, undefined, { n: 4 }]);
   } finally {
     await reader.stop();
+  }
+});
+
+it('keeps prepared statements for the 256 texts used last, however many a client sends, and answers each right', () => {
+  const db = new Database(':memory:');
+  try {
+    const run = statementRunner(db, BUDGET_MESSAGE);
+    const used = (n: number) => run([{ sql: `SELECT ${n} AS n`, params: [], mode: 'get' }]);
+    for (let n = 0; n < 1000; n++) assert.deepEqual(used(n), [{ n }]);
+    assert.equal(run.cachedStatements(), 256, 'a bounded cache, full');
+    for (let n = 0; n < 1000; n += 7) assert.deepEqual(used(n), [{ n }], 'a text let go is prepared again');
+    assert.equal(run.cachedStatements(), 256);
+  } finally {
+    db.close();
   }
 });

@@ -24,7 +24,7 @@ import { MemoryPageMarks, type PageMark } from '../page-marks.js';
 import { openSqliteDatabase, type SqliteConnectionOptions } from './sqlite-connection.js';
 import { createGroupCommit } from './group-commit.js';
 import { sqliteSearch, type StoredUserRow } from './sqlite-search.js';
-import { BUDGET_MESSAGE, connectionReads, statementRunner } from './sqlite-reads.js';
+import { connectionReads } from './sqlite-reads.js';
 import { startReaderThread } from './reader-thread.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
@@ -105,7 +105,7 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const selectServiceKey = db.prepare<[string], { value: Buffer }>('SELECT value FROM service_keys WHERE name = ?');
   // Expensive reads on a thread of their own for a file; an in-memory database has no other connection.
   const reader = options.path === ':memory:' ? undefined : startReaderThread(options.path);
-  const searching = sqliteSearch(reader?.reads ?? connectionReads(db, statementRunner(db, BUDGET_MESSAGE)), options.searchDriveBound, options.searchIntersectBound);
+  const searching = sqliteSearch(reader?.reads ?? connectionReads(db), options.searchDriveBound, options.searchIntersectBound);
   const lane = readLane(READ_LANE_CONCURRENCY, READ_LANE_WAITING);
   let closed = false;
 
