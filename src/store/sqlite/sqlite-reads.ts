@@ -110,14 +110,9 @@ export function budgetOr(error: unknown): unknown {
   return (error as { message?: unknown } | null)?.message === BUDGET_MESSAGE ? new BudgetExceededError({ cause: error }) : error;
 }
 
-/** statementRunner()'s runner: the statements' results, synchronously. */
-export type StatementRun = ReturnType<typeof statementRunner>;
-
-/**
- * Reads on the store's own connection (an in-memory database): they hold the event loop while they run, up to the deadline.
- * `run` is the connection's runner when the store has one already (within_budget is one function per connection).
- */
-export function connectionReads(db: BetterSqlite3.Database, run: StatementRun = statementRunner(db, BUDGET_MESSAGE)): SqlReads {
+/** Reads on the store's own connection (an in-memory database): they hold the event loop while they run, up to the deadline. */
+export function connectionReads(db: BetterSqlite3.Database): SqlReads {
+  const run = statementRunner(db, BUDGET_MESSAGE);
   return async (statements, deadline) => {
     try {
       return run(statements, deadline);
