@@ -28,6 +28,8 @@ const SORT_COLUMN: Record<SortKey['field'] | 'uid', { column: string; type: stri
 
 export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, intersectBound = INTERSECT_BOUND) {
   const and = (parts: Fragment[]) => (parts.length === 0 ? sql`TRUE` : parts.reduce((all, part) => sql`${all} AND ${part}`));
+  /** `parts` separated by commas (a select list, an ORDER BY, a row value); at least one. */
+  const list = (parts: Fragment[]) => parts.reduce((all, part) => sql`${all}, ${part}`);
 
   function boundsOf(column: string, bounds: InstantBounds): Fragment {
     const parts: Fragment[] = [];
@@ -86,15 +88,15 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
   function ordering(page: Pick<SearchPage, 'sort' | 'after' | 'afterValues'>): { orderBy: Fragment; keyset: Fragment } {
     const sort = page.sort ?? [];
     const keys = [...sort.map((key) => ({ ...SORT_COLUMN[key.field], descending: key.descending })), { ...SORT_COLUMN.uid, descending: uidDescending(sort) }];
-    const orderBy = keys.map((key) => sql`${sql(key.column)} ${key.descending ? sql`DESC` : sql`ASC`}`).reduce((all, key) => sql`${all}, ${key}`);
+    const orderBy = list(keys.map((key) => sql`${sql(key.column)} ${key.descending ? sql`DESC` : sql`ASC`}`));
     if (page.after === undefined) return { orderBy, keyset: sql`TRUE` };
     const values = [...(page.afterValues ?? []), page.after];
     const value = (i: number) => sql`${values[i] as string}::${sql.unsafe((keys[i] as (typeof keys)[number]).type)}`;
     const first = keys[0] as (typeof keys)[number];
     if (keys.every((key) => key.descending === first.descending)) {
       // One direction: a row comparison, which the index range reads from the keyset on.
-      const columns = keys.map((key): Fragment => sql`${sql(key.column)}`).reduce((all, column) => sql`${all}, ${column}`);
-      const tuple = keys.map((_, i) => value(i)).reduce((all, v) => sql`${all}, ${v}`);
+      const columns = list(keys.map((key): Fragment => sql`${sql(key.column)}`));
+      const tuple = list(keys.map((_, i) => value(i)));
       return { orderBy, keyset: sql`(${columns}) ${first.descending ? sql`<` : sql`>`} (${tuple})` };
     }
     // Mixed directions: (k1 after v1) OR (k1 = v1 AND k2 after v2) OR …, with k1's bound alone first for the index.
@@ -128,16 +130,16 @@ export function postgresSearch(sql: postgres.Sql, driveBound = DRIVE_BOUND, inte
     const terms = termsOf(candidates);
     const columns: Fragment[] = candidates.map((driver, i) => sql`${countUpToOf(driver, bound)} AS ${sql(`c${i}`)}`);
     if (terms.length >= 2) {
-      const none = candidates.map((_, i) => sql`${sql(`c${i}`)} > ${bound}`).reduce((all, one) => sql`${all} AND ${one}`);
-      const counted = sql`SELECT ${columns.reduce((all, column) => sql`${all}, ${column}`)}`;
+      const none = and(candidates.map((_, i) => sql`${sql(`c${i}`)} > ${bound}`));
+      const counted = sql`SELECT ${list(columns)}`;
       const intersect = terms.map((term, i) => sql`CASE WHEN ${none} THEN ${countUpToOf(term, intersectBound)} END AS ${sql(`t${i}`)}`);
-      const all = [sql`c.*`, ...intersect, ...(extra ? [extra] : [])].reduce((list, column) => sql`${list}, ${column}`);
+      const all = list([sql`c.*`, ...intersect, ...(extra ? [extra] : [])]);
       // MATERIALIZED: the counts are read once, not again in each CASE that names them.
       const [row] = await run(() => sql<Record<string, number>[]>`WITH c AS MATERIALIZED (${counted}) SELECT ${all} FROM c`);
       return { driver: chosen(filter, candidates, terms, row as Record<string, number>, bound), row: row as Record<string, unknown> };
     }
     if (columns.length === 0 && extra === undefined) return { driver: unique, row: {} };
-    const [row] = await run(() => sql<Record<string, number>[]>`SELECT ${[...columns, ...(extra ? [extra] : [])].reduce((all, column) => sql`${all}, ${column}`)}`);
+    const [row] = await run(() => sql<Record<string, number>[]>`SELECT ${list([...columns, ...(extra ? [extra] : [])])}`);
     return { driver: unique ?? chosen(filter, candidates, terms, row as Record<string, number>, bound), row: row as Record<string, unknown> };
   }
 
