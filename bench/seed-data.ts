@@ -11,7 +11,6 @@
  * autocomplete of a username would send.
  */
 import { searchColumn } from '../src/store/search-column.js';
-import { profileColumn } from '../src/users/user-profile.js';
 import { withDefaults, displayNameKey, keysOf, type KeyEntry, type User } from '../src/users/user.js';
 import { mix, personOf } from './seed-names.js';
 
@@ -56,7 +55,7 @@ export function seededUser(i: number): User {
 
 /**
  * A seeded user with what the stores derive from it: its compared keys, display-name key,
- * profile column, `search` column (src/store/search-column.ts) and the entries of
+ * `search` column (src/store/search-column.ts) and the entries of
  * `user_terms` the stores' insert triggers make of that column's `terms`: each `field:value`
  * split at its first colon, as the triggers' SQL splits it (migration 11).
  */
@@ -64,7 +63,6 @@ export interface SeedRow {
   user: User;
   keys: KeyEntry[];
   displayNameKey: string | null;
-  profile: string;
   search: string;
   terms: { field: string; value: string }[];
 }
@@ -76,7 +74,7 @@ export function seedRow(i: number): SeedRow {
     const colon = term.indexOf(':');
     return { field: term.slice(0, colon), value: term.slice(colon + 1) };
   });
-  return { user, keys: keysOf(user), displayNameKey: displayNameKey(user.display_name), profile: profileColumn(user), search, terms };
+  return { user, keys: keysOf(user), displayNameKey: displayNameKey(user.display_name), search, terms };
 }
 
 /** The `q` prefixes that match seeded users: the start of the username, `given.family.`. */

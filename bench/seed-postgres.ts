@@ -32,10 +32,10 @@ function field(value: string | number | null): string {
   return String(value).replace(/[\\\n\r\t]/g, (ch) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[ch] as string);
 }
 
-function userLine({ user, displayNameKey, profile, search }: SeedRow): string {
+function userLine({ user, displayNameKey, search }: SeedRow): string {
   const { json, etag } = representationOf(user);
   return [user.uid, user.username, user.email_address, textArrayLiteral(user.legacy_ids), user.display_name, displayNameKey,
-    JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version, json, etag, profile, search].map(field).join('\t');
+    JSON.stringify(user.attributes), user.created_at, user.updated_at, user.version, json, etag, search].map(field).join('\t');
 }
 
 function termLines({ user, terms }: SeedRow): string {
@@ -90,7 +90,7 @@ export async function seedPostgres(url: string, count: number): Promise<SeedResu
     const termKeys = await sql<{ conname: string; def: string }[]>`
       SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'user_terms'::regclass AND contype = 'p'`;
     for (const { conname } of termKeys) await sql.unsafe(`ALTER TABLE user_terms DROP CONSTRAINT ${conname}`);
-    const users = await sql`COPY users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag, profile, search) FROM STDIN`.writable();
+    const users = await sql`COPY users (uid, username, email_address, legacy_ids, display_name, display_name_key, attributes, created_at, updated_at, version, representation, etag, search) FROM STDIN`.writable();
     const spill = { keys: openSync(join(spillDir, 'keys'), 'w'), terms: openSync(join(spillDir, 'terms'), 'w') };
     try {
       await pipeline(Readable.from(userChunks(count, spill)), users);

@@ -29,7 +29,7 @@ import { searchOf } from '../search-column.js';
 import { keysOfUser, planBatch, StaleSnapshotError, type BatchSnapshot, type BatchWrites } from '../import-batch-plan.js';
 import type { ImportOutcome, ImportUser, OnConflict } from '../import-plan.js';
 import {
-  EMAIL_COLUMNS, EMAILS_SQL, HOLDERS_AND_LOCKED_ROWS_SQL, HOLDERS_SQL, KEY_COLUMNS, NESTED_LOOPS_SQL, STAGING_SQL, TERM_COLUMNS, TERMS_BY_IMPORT_SQL, TERMS_SQL,
+  EMAIL_COLUMNS, EMAILS_OF_UPDATED_SQL, EMAILS_SQL, HOLDERS_AND_LOCKED_ROWS_SQL, HOLDERS_SQL, KEY_COLUMNS, NESTED_LOOPS_SQL, STAGING_SQL, TERM_COLUMNS, TERMS_BY_IMPORT_SQL, TERMS_SQL,
   textArrayLiteral, USER_COLUMNS, WRITE_SQL,
 } from './postgres-bulk-sql.js';
 import { copyRow, copyRows } from './postgres-copy.js';
@@ -145,14 +145,15 @@ async function writeBatch(tx: TransactionSql, writes: BatchWrites, now: string, 
   await copyRows(tx, 'import_key_rows', KEY_COLUMNS, keyRows(writes));
   await copyRows(tx, 'import_email_rows', EMAIL_COLUMNS, emailRows(writes));
   await copyRows(tx, 'import_term_rows', TERM_COLUMNS, users.terms);
-  // Sent together, one round trip: the trigger switch, the write, the terms and the addresses.
+  // Sent together, one round trip: the trigger switch, the write, the terms and the addresses (in this order).
   const switched = tx.unsafe(TERMS_BY_IMPORT_SQL).execute();
   const written = tx.unsafe<WriteCounts[]>(WRITE_SQL, [now, feed.enabled, origin.interface, origin.credential ?? null, origin.client ?? null], { prepare: false }).execute();
   const termed = tx.unsafe(TERMS_SQL).execute();
+  const unlisted = writes.updates.length > 0 ? tx.unsafe(EMAILS_OF_UPDATED_SQL).simple() : undefined;
   const emailed = tx.unsafe(EMAILS_SQL).simple();
   await switched;
   const [counts] = await written;
-  await Promise.all([termed, emailed]);
+  await Promise.all([termed, unlisted, emailed]);
   return counts as WriteCounts;
 }
 

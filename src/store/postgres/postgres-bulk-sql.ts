@@ -96,9 +96,11 @@ export const TERMS_SQL = `
   INSERT INTO user_terms (field, value, uid)
   SELECT field, value, uid::uuid FROM import_term_rows ORDER BY field COLLATE "C", value COLLATE "C", uid::uuid`;
 
-/** The written users' rows of user_emails: those of updated users made again, in key order. */
+/** The updated users' rows of user_emails go, before EMAILS_SQL makes them again (sent only when a batch updates: 6 ms a batch for nothing otherwise). */
+export const EMAILS_OF_UPDATED_SQL = `DELETE FROM user_emails WHERE uid IN (SELECT uid::uuid FROM import_user_rows WHERE op = 'update')`;
+
+/** The written users' rows of user_emails, in key order. */
 export const EMAILS_SQL = `
-  DELETE FROM user_emails WHERE uid IN (SELECT uid::uuid FROM import_user_rows WHERE op = 'update');
   INSERT INTO user_emails (value, uid) SELECT value, uid::uuid FROM import_email_rows ORDER BY value COLLATE "C", uid::uuid`;
 
 /**
