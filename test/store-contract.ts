@@ -153,6 +153,18 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       await store.create(newUser({ username: 'BEFORE', legacy_ids: ['old-1'] }));
     });
 
+    it('replace() keeps the addresses the user keeps, drops those it drops and adds the new (the email filter finds exactly those)', async () => {
+      const emails = (...values: string[]) => values.map((value, i) => ({ value, type: 'work', primary: i === 0 }));
+      const user = await store.create(newUser({ emails: emails('Kept@example.com', 'gone@example.com') }));
+      const holders = async (address: string) => (await store.search({ filter: { email: canon(address) }, limit: 10 })).value.map((u) => u.uid);
+      const outcome = await store.replace(user.uid, fields({ email_address: user.email_address, username: user.username, emails: emails('kept@example.com', 'new@example.com') }), user.updated_at);
+      assert.equal(outcome.status, 'ok');
+      assert.deepEqual(await holders('kept@example.com'), [user.uid]);
+      assert.deepEqual(await holders('new@example.com'), [user.uid]);
+      assert.deepEqual(await holders('gone@example.com'), []);
+      assert.deepEqual(await holders(user.email_address), [user.uid], 'the primary address is among them, as before');
+    });
+
     it('replace() that keeps the same keys does not conflict with itself', async () => {
       const user = await store.create(newUser({ legacy_ids: ['self-1'] }));
       const outcome = await store.replace(user.uid, { ...fields(), username: user.username.toUpperCase(), email_address: user.email_address, legacy_ids: ['self-1'] }, user.updated_at);
