@@ -49,7 +49,26 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function createPrivateCluster(): Promise<PrivateCluster> {
+/**
+ * A self-signed certificate and key for the cluster in `root` (openssl, which Debian's
+ * PostgreSQL packages depend on through ssl-cert), owned by whoever runs the server.
+ */
+function makeCertificate(root: string): { cert: string; key: string } {
+  const cert = join(root, 'server.crt');
+  const key = join(root, 'server.key');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', key, '-out', cert], { stdio: 'ignore', timeout: 60_000 });
+  chmodSync(key, 0o600);
+  if (process.getuid?.() === 0) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(cert, uid, gid);
+    chownSync(key, uid, gid);
+  }
+  return { cert, key };
+}
+
+/** A cluster of the test's own, started; with `tls`, it also accepts TLS connections (a self-signed certificate). */
+export async function createPrivateCluster(settings: { tls?: boolean } = {}): Promise<PrivateCluster> {
   const root = mkdtempSync(join(tmpdir(), 'user-service-pg-'));
   chmodSync(root, 0o755);
   const data = join(root, 'data');
@@ -60,7 +79,9 @@ export async function createPrivateCluster(): Promise<PrivateCluster> {
     chownSync(root, uid, gid);
   }
   runAsPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-instructions', '-E', 'UTF8', '--locale=C']);
-  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c max_connections=100`;
+  const tls = settings.tls ? makeCertificate(root) : undefined;
+  const tlsOptions = tls ? ` -c ssl=on -c ssl_cert_file=${tls.cert} -c ssl_key_file=${tls.key}` : '';
+  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c max_connections=100${tlsOptions}`;
   const cluster: PrivateCluster = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,

@@ -8,8 +8,10 @@ import postgres from 'postgres';
 import { noDelaySockets } from '../../src/store/postgres/no-delay-socket.js';
 import { postgresClientOptions } from '../../src/store/postgres/postgres-user-store.js';
 import { createTestDatabase, postgresSkipReason, type TestDatabase } from '../helpers/postgres.js';
+import { createPrivateCluster, privateClusterSkipReason, type PrivateCluster } from '../helpers/private-postgres.js';
 
 const skip = await postgresSkipReason();
+const clusterSkip = privateClusterSkipReason();
 
 /** A TCP server on a free port that counts the connections it accepted. */
 async function listening(): Promise<{ port: number; accepted: () => number; close: () => Promise<void> }> {
@@ -108,6 +110,27 @@ describe('the store\'s PostgreSQL sockets (Nagle\'s algorithm off)', () => {
           return tx<{ n: number }[]>`SELECT count(*)::int AS n FROM copied`;
         });
         assert.equal(row?.n, 2);
+      } finally {
+        await sql.end({ timeout: 5 });
+      }
+    });
+  });
+
+  describe('over TLS (sslmode=require), against a cluster of the test\'s own', { skip: clusterSkip }, () => {
+    let cluster: PrivateCluster;
+    before(async () => {
+      cluster = await createPrivateCluster({ tls: true });
+    });
+    after(() => {
+      cluster.destroy();
+    });
+
+    it('postgres.js negotiates TLS over these sockets: the server sees the connection encrypted', async () => {
+      const url = `${cluster.url}?sslmode=require`;
+      const sql = postgres(url, postgresClientOptions({ url }));
+      try {
+        const [row] = await sql<{ ssl: boolean }[]>`SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()`;
+        assert.equal(row?.ssl, true);
       } finally {
         await sql.end({ timeout: 5 });
       }
