@@ -34,9 +34,16 @@ describe('the store\'s PostgreSQL sockets (Nagle\'s algorithm off)', () => {
       const socket = noDelaySockets()({ host: ['127.0.0.1'], port: [server.port] });
       assert.equal((socket as net.Socket & { host?: string }).host, '127.0.0.1');
       assert.equal((socket as net.Socket & { port?: number }).port, server.port);
-      assert.equal(socket.connecting, true, 'returned while connecting: postgres.js\'s connect timeout covers the connect');
+      assert.equal(socket.connecting, false, 'the connect waits for the caller to listen first');
+      await Promise.resolve();
+      assert.equal(socket.connecting, true, 'connecting once the caller\'s promise has resolved: postgres.js\'s connect timeout covers the connect');
       await connected(socket);
       assert.equal(socket.remotePort, server.port);
+      // Node keeps a socket's TCP_NODELAY request under this symbol (net.js) and applies it to the
+      // connection it makes: what the socket asked for, the one thing JavaScript can read of it.
+      const noDelay = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === 'kSetNoDelay');
+      assert.ok(noDelay, 'this Node.js keeps the TCP_NODELAY request where the test reads it');
+      assert.equal((socket as unknown as Record<symbol, unknown>)[noDelay], true, 'Nagle\'s algorithm is off');
       socket.destroy();
     } finally {
       await server.close();
@@ -86,6 +93,18 @@ describe('the store\'s PostgreSQL sockets (Nagle\'s algorithm off)', () => {
     const sql = postgres(`postgres://postgres@127.0.0.1:${port}/none`, { ...postgresClientOptions({ url: '' }), max: 1, connect_timeout: 5 });
     try {
       await assert.rejects(sql`SELECT 1`, (error: { code?: string }) => error.code === 'ECONNREFUSED');
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  });
+
+  it('a connect that fails at once (an unreachable address) reaches postgres.js as an error, and does not end the process', { timeout: 60_000 }, async () => {
+    // 255.255.255.255 is refused by the kernel as the connect starts (ENETUNREACH here; EACCES
+    // or another code elsewhere): the error is emitted on the next tick, before a listener
+    // attached after a promise, which is how postgres.js attaches its own.
+    const sql = postgres('postgres://postgres@255.255.255.255:1/none', { ...postgresClientOptions({ url: '' }), max: 1, connect_timeout: 5 });
+    try {
+      await assert.rejects(sql`SELECT 1`, (error: { code?: string }) => typeof error.code === 'string' && error.code !== 'CONNECT_TIMEOUT');
     } finally {
       await sql.end({ timeout: 1 });
     }
