@@ -25,6 +25,7 @@ import { listResponse, MAX_PAGE, serviceProviderConfig, userResourceType } from 
 import { badRequest, ScimError } from './scim-error.js';
 import { parseFilter } from './filter/filter-parser.js';
 import { restBodyOf, scimUserOf } from './scim-mapping.js';
+import { assertNoCaseRepeats } from './scim-member-names.js';
 import { applyScimPatch, type PatchOperation } from './scim-patch.js';
 import { projector } from './scim-projection.js';
 import { createScimLister, planList } from './scim-query.js';
@@ -261,12 +262,14 @@ function withoutPassword(body: unknown): unknown {
 
 async function storable(request: FastifyRequest): Promise<void> {
   assertStorableBody(request.body);
+  assertNoCaseRepeats(request.body);
 }
 
 /** A SearchRequest holding a value no store could hold (1e400, U+0000) is refused as a SearchRequest, not as a user. */
 async function storableSearch(request: FastifyRequest): Promise<void> {
   const found = findUnstorableValue(request.body);
   if (found !== undefined) throw badRequest('invalidValue', `The SearchRequest is not valid: ${found.pointer.slice(1).replaceAll('/', '.') || 'the body'} ${found.detail}.`);
+  assertNoCaseRepeats(request.body);
 }
 
 /** The Operations of a PatchOp message (RFC 7644 §3.5.2). */

@@ -119,4 +119,37 @@ describeEachStore('a member name repeated in one JSON object', (kind) => {
       assert.equal((await server.get(`/users/${user.uid}`)).body.version, 1);
     });
   }
+
+  it('SCIM: two spellings of one attribute in one object (names are case-insensitive, RFC 7643 §2.1) are a 400 invalidSyntax naming both, in a create, a PUT, a PatchOp and a SearchRequest; nothing changes', async () => {
+    const userName = `casescim${String(newUser().username)}`;
+    const scim = (method: string, path: string, body: unknown) => raw(method, `/scim/v2${path}`, 'application/scim+json', JSON.stringify(body));
+    const refused = (res: Awaited<ReturnType<typeof raw>>, first: string, second: string, where: string) => {
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.scimType, 'invalidSyntax', res.text);
+      assert.ok(res.body.detail.includes(`"${first}" and "${second}" in ${where} name one attribute`), res.text);
+    };
+    const creates: [Record<string, unknown>, string, string, string][] = [
+      [{ schemas: [CORE], userName, USERNAME: `${userName}b`, emails: [{ value: `${userName}@example.com` }] }, 'userName', 'USERNAME', 'the body'],
+      [{ schemas: [CORE], userName, active: true, Active: false, emails: [{ value: `${userName}@example.com` }] }, 'active', 'Active', 'the body'],
+      [{ schemas: [CORE], userName, emails: [{ value: `${userName}@example.com`, VALUE: `other${userName}@example.com` }] }, 'value', 'VALUE', 'the object at /emails/0'],
+      [{ schemas: [CORE, ENTERPRISE], userName, emails: [{ value: `${userName}@example.com` }], [ENTERPRISE]: { department: 'a', Department: 'b' } }, 'department', 'Department', `the object at /${ENTERPRISE}`],
+    ];
+    for (const [body, first, second, where] of creates) refused(await scim('POST', '/Users', body), first, second, where);
+    const listed = await scimRequest(server.baseUrl, 'GET', `/scim/v2/Users?filter=${encodeURIComponent(`userName sw "${userName}"`)}`);
+    assert.equal(listed.body.totalResults, 0, 'nothing was created');
+
+    const user = await created();
+    refused(await scim('PUT', `/Users/${user.uid}`, { schemas: [CORE], userName: user.username, emails: [{ value: user.email_address }], name: { givenName: 'A', GIVENNAME: 'B' } }), 'givenName', 'GIVENNAME', 'the object at /name');
+    const patch = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: true, ACTIVE: false } }] };
+    refused(await scim('PATCH', `/Users/${user.uid}`, patch), 'active', 'ACTIVE', 'the object at /Operations/0/value');
+    const now = (await server.get(`/users/${user.uid}`)).body;
+    assert.equal(now.version, 1);
+    assert.equal(now.active, true);
+
+    const search = { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], count: 1, Count: 2 };
+    refused(await scim('POST', '/Users/.search', search), 'count', 'Count', 'the body');
+    // One spelling per object stays fine, whatever its case.
+    const ok = await scim('POST', '/Users', { SCHEMAS: [CORE], USERNAME: userName, Emails: [{ VALUE: `${userName}@example.com` }] });
+    assert.equal(ok.status, 201, ok.text);
+  });
 });
