@@ -79,6 +79,20 @@ export function newManifest(fields: Omit<SnapshotManifest, 'format'>): SnapshotM
   return { format: MANIFEST_FORMAT, ...fields };
 }
 
+/**
+ * The partial files this process is making now (their names without a journal's suffix).
+ * A partial of this process that is not among them is one a failed run could not remove
+ * (a folder that refused the removal): the next run removes it, as those of a process gone.
+ */
+const making = new Set<string>();
+
+/** Marks `partial` as being made by this process until the returned function is called. */
+export function makingPartial(partial: string): () => void {
+  const name = basename(partial);
+  making.add(name);
+  return () => making.delete(name);
+}
+
 /** Whether a process with this id runs (kill(pid, 0) fails with ESRCH when none does). */
 function running(pid: number): boolean {
   try {
@@ -89,12 +103,17 @@ function running(pid: number): boolean {
   }
 }
 
-/** Removes the partial files that runs of processes no longer running left in `folder` (a kill -9, a crash); returns their names. */
+/**
+ * Removes the partial files left in `folder` by runs of processes no longer running (a kill -9,
+ * a crash) and by this process's runs that ended without removing them; returns their names.
+ */
 export function removeAbandonedPartials(folder: string): string[] {
   const removed: string[] = [];
   for (const name of readdirSync(folder)) {
     const match = PARTIAL.exec(name);
-    if (match === null || Number(match[2]) === process.pid || running(Number(match[2]))) continue;
+    if (match === null) continue;
+    const pid = Number(match[2]);
+    if (pid === process.pid ? making.has(name.slice(0, name.length - (match[3]?.length ?? 0))) : running(pid)) continue;
     rmSync(join(folder, name), { force: true });
     removed.push(name);
   }

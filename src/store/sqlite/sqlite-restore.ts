@@ -27,7 +27,8 @@ export function checkIntegrity(path: string): void {
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
     const result = db.prepare('PRAGMA integrity_check(5)').pluck().all() as string[];
-    if (result.length !== 1 || result[0] !== 'ok') throw new BackupRefusedError(`${path} fails SQLite's integrity check: ${result.join('; ')}`);
+    // One line: SQLite's first finding reads "*** in database main ***" and names the damage on the next line.
+    if (result.length !== 1 || result[0] !== 'ok') throw new BackupRefusedError(`${path} fails SQLite's integrity check: ${result.join('; ').replace(/\s*\n\s*/g, ' ')}`);
   } catch (error) {
     if (error instanceof BackupRefusedError) throw error;
     throw new BackupRefusedError(`${path} is not a readable SQLite database: ${(error as Error).message}`);
@@ -136,7 +137,8 @@ export async function restoreSqliteSnapshot(snapshot: string, target: string, op
     fsyncPath(dirname(target));
     return { users, feedPosition: manifest.feed_position, nextPosition, fromSchema, toSchema: SQLITE_MIGRATIONS.length, erased };
   } catch (error) {
-    await Promise.all(['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${partial}${suffix}`, { force: true })));
+    // A failed removal must not hide why the restore failed.
+    await Promise.allSettled(['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${partial}${suffix}`, { force: true })));
     throw error;
   }
 }

@@ -24,7 +24,7 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BackupRefusedError, type SnapshotManifest } from '../store-backup.js';
 import { SQLITE_DRIVER_PACKAGE } from './sqlite-driver.js';
-import { manifestPath, newManifest, partialPath, publishSnapshot, removeAbandonedPartials } from '../snapshot-files.js';
+import { makingPartial, manifestPath, newManifest, partialPath, publishSnapshot, removeAbandonedPartials } from '../snapshot-files.js';
 
 /**
  * Pages copied per step (4 MiB at the default page size). No step holds the writer (see
@@ -139,6 +139,7 @@ export function startSnapshot(source: string, target: string, stepDelayMs = 0): 
     if (!existsSync(dirname(target))) throw new BackupRefusedError(`the folder of ${target} does not exist`);
     removeAbandonedPartials(dirname(target));
     if (existsSync(target)) throw new BackupRefusedError(`${target} exists already; a snapshot never replaces a file`);
+    const made = [makingPartial(partial), makingPartial(partialPath(manifestPath(target)))];
     try {
       const copy = await copied();
       if (!copy.ok) throw Object.assign(new Error(`the snapshot failed: ${copy.message}`), copy.code ? { code: copy.code } : {});
@@ -158,9 +159,11 @@ export function startSnapshot(source: string, target: string, stepDelayMs = 0): 
       return manifest;
     } catch (error) {
       const leftovers = [...['', '-wal', '-shm', '-journal'].map((suffix) => `${partial}${suffix}`), partialPath(manifestPath(target))];
-      await Promise.all(leftovers.map((path) => rm(path, { force: true })));
+      // A folder that refuses the removal too (read-only) must not hide why the run failed; the next run removes them.
+      await Promise.allSettled(leftovers.map((path) => rm(path, { force: true })));
       throw error;
     } finally {
+      for (const done of made) done();
       void worker?.terminate();
     }
   })();

@@ -116,6 +116,10 @@ export async function verifySqlite(path: string, options: { sample: number }): P
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     db.exec('BEGIN');
+    // A SQLite file of something else, or a partial copy: said in words, not as SQLite's "no such table".
+    if (db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'users'").get() === undefined) {
+      return { problems: [`${path} is no user-service store or snapshot: it has no users table`], users: 0, feedPosition: 0, schemaVersion: 0, sampled: 0 };
+    }
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
     if (schemaVersion > SQLITE_MIGRATIONS.length) problems.add('schema', `version ${schemaVersion} is newer than this release (${SQLITE_MIGRATIONS.length})`);
     const current = schemaVersion === SQLITE_MIGRATIONS.length;
