@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { snapshotName } from '../backup/snapshot-name.js';
 import { fileBackup, markFeedRestored, storeBackupFor } from '../store/store-backup.js';
 import { UsageError } from './arguments.js';
+import { readNewerExport } from './newer-export-file.js';
 import type { Command } from './command.js';
 import { EXISTING_STORE_SETTINGS } from './settings.js';
 
@@ -39,7 +40,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** What restore says when no --erase-from was given: users deleted after the snapshot are back. */
 export const eraseReminder = (feedPosition: number) =>
-  `no --erase-from: a user deleted after the snapshot (above change-feed position ${feedPosition}) is in the restored file again: before serving it, name such users with --erase-from FILE (restoring again with --force) (docs/security.md, "Erasure and backups")`;
+  `no --erase-from: a user deleted after the snapshot (above change-feed position ${feedPosition}) is in the restored file again: before serving it, name such users with --erase-from FILE or give an export made since with --erase-missing-from EXPORT (restoring again with --force) (docs/security.md, "Erasure and backups")`;
 
 export const BACKUP_COMMANDS: Record<string, Command> = {
   backup: {
@@ -70,27 +71,34 @@ export const BACKUP_COMMANDS: Record<string, Command> = {
   },
   restore: {
     summary: 'restore a snapshot into a SQLite file (checked first, migrated forward); the service must be stopped',
-    usage: 'user-service restore SNAPSHOT --to PATH [--force] [--erase-from FILE]',
-    options: { to: 'value', force: 'flag', 'erase-from': 'value' },
+    usage: 'user-service restore SNAPSHOT --to PATH [--force] [--erase-from FILE] [--erase-missing-from EXPORT]',
+    options: { to: 'value', force: 'flag', 'erase-from': 'value', 'erase-missing-from': 'value' },
     optionsHelp: [
       '  --to PATH           the store file to write (DATABASE_URL sqlite:PATH of the service)',
       '  --force             replace PATH even when it holds users (otherwise refused)',
       '  --erase-from FILE   delete these users after restoring: uids, one per line (users erased since the',
       '                      snapshot was made, so a restore does not bring them back: docs/security.md)',
+      '  --erase-missing-from EXPORT',
+      '                      delete the users of the snapshot that EXPORT lacks: a user-service export (JSON',
+      '                      Lines) made after the snapshot; refused when EXPORT may be older than the snapshot',
     ].join('\n'),
     settings: [],
     async run({ options, positionals }) {
       if (positionals.length !== 1) throw new UsageError('restore takes one snapshot file: user-service restore SNAPSHOT --to PATH');
       if (typeof options.to !== 'string') throw new UsageError('restore needs --to PATH, the store file to write');
       const erase = typeof options['erase-from'] === 'string' ? readEraseList(options['erase-from']) : [];
-      const report = await (await fileBackup()).restore(positionals[0]!, options.to, { force: options.force === true, erase });
+      const exported = options['erase-missing-from'];
+      const newerExport = typeof exported === 'string' ? await readNewerExport(exported) : undefined;
+      const report = await (await fileBackup()).restore(positionals[0]!, options.to, { force: options.force === true, erase, ...(newerExport ? { newerExport } : {}) });
       const migrated = report.fromSchema === report.toSchema ? `schema ${report.toSchema}` : `schema ${report.fromSchema} migrated to ${report.toSchema}`;
-      const erased = erase.length > 0 ? `, ${plural(report.erased, 'user')} erased of ${erase.length} named` : '';
+      const named = erase.length > 0 ? `, ${plural(report.erased, 'user')} erased of ${erase.length} named` : '';
+      const missing = newerExport ? `, ${plural(report.missingFromExport, 'user')} missing from ${exported} erased` : '';
+      const erased = `${named}${missing}`;
       process.stdout.write(
         `restored ${plural(report.users, 'user')} to ${options.to} at change-feed position ${report.feedPosition} (${migrated}${erased}); new events follow position ${report.nextPosition}, and a consumer that read past ${report.feedPosition} is answered 410 and resyncs\n`,
       );
       // Never silently: a user erased since the snapshot is in the restored file again until named.
-      if (options['erase-from'] === undefined) process.stderr.write(`${eraseReminder(report.feedPosition)}\n`);
+      if (options['erase-from'] === undefined && newerExport === undefined) process.stderr.write(`${eraseReminder(report.feedPosition)}\n`);
       return 0;
     },
   },

@@ -6,6 +6,7 @@
  * PostgreSQL has no adapter: its own tools do this better (pg_dump -Fc, pgBackRest,
  * WAL archiving), and asking for one is a BackupUnsupportedError that names them.
  */
+import type { NewerExport } from './deleted-since-export.js';
 import type { StoreConfig } from '../config.js';
 
 /**
@@ -34,6 +35,8 @@ export interface RestoreOptions {
   force: boolean;
   /** Uids to delete after restoring (deletions made after the snapshot: docs/security.md). */
   erase: readonly string[];
+  /** A `user-service export` made after the snapshot: the snapshot's users it lacks are deleted too (deleted-since-export.ts). */
+  newerExport?: NewerExport;
 }
 
 export interface RestoreReport {
@@ -47,6 +50,8 @@ export interface RestoreReport {
   toSchema: number;
   /** How many of the named uids were present and deleted. */
   erased: number;
+  /** How many users of the snapshot the newer export lacks, all deleted (0 without one). */
+  missingFromExport: number;
 }
 
 export interface VerifyReport {

@@ -4,7 +4,7 @@
  * holds users unless --force, and verify finding tables that disagree.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -110,6 +110,55 @@ describe('restore', () => {
     const usage = await runCli(['restore', snapshot, '--to', join(dir, 'x.db'), '--erase-from', bad]);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /not a uid/);
+  });
+
+  it('--erase-missing-from erases the users a newer export lacks; an export older than the snapshot is refused, changing nothing', async () => {
+    const live = join(dir, 'live-export.db');
+    await seedStore(dir, live, 12);
+    const older = join(dir, 'older.jsonl');
+    const before = await runCli(['export', '--database-url', `sqlite:${live}`]);
+    assert.equal(before.code, 0, before.stderr);
+    writeFileSync(older, before.stdout);
+    // A user created after that export, then the snapshot.
+    const late = join(dir, 'late.jsonl');
+    writeFileSync(late, `${JSON.stringify({ username: 'late', email_address: 'late@example.com' })}\n`);
+    assert.equal((await runCli(['import', late, '--database-url', `sqlite:${live}`])).code, 0);
+    const snapshot = join(dir, 'snap-export.db');
+    assert.equal((await runCli(['backup', '--to', snapshot, '--database-url', `sqlite:${live}`])).code, 0);
+    // After the snapshot: two users deleted, one changed; then the newer export.
+    const users = [...(await exportedUsers(live)).keys()];
+    const store = openSqliteUserStore({ path: live, mustExist: true });
+    try {
+      for (const uid of users.slice(0, 2)) assert.equal((await store.delete(uid)).status, 'ok');
+      assert.equal((await store.replace(users[2]!, (user) => ({ ...user, display_name: 'Changed' }), new Date().toISOString())).status, 'ok');
+    } finally {
+      await store.close();
+    }
+    const newer = join(dir, 'newer.jsonl');
+    const after = await runCli(['export', '--database-url', `sqlite:${live}`]);
+    writeFileSync(newer, after.stdout);
+
+    const target = join(dir, 'from-export.db');
+    const restore = await runCli(['restore', snapshot, '--to', target, '--erase-missing-from', newer]);
+    assert.equal(restore.code, 0, restore.stderr);
+    assert.match(restore.stdout, new RegExp(`restored 11 users .*2 users missing from ${newer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} erased`));
+    assert.doesNotMatch(restore.stderr, /no --erase-from/);
+    const restored = await exportedUsers(target);
+    assert.deepEqual([...restored.keys()].sort(), users.slice(2).sort(), 'every user but the two deleted since, the changed one as the snapshot held it');
+    assert.equal((await runCli(['verify', target])).code, 0);
+
+    // The export made before the snapshot lacks the user created in between: refused, no file written.
+    const refusedTarget = join(dir, 'from-older.db');
+    const refused = await runCli(['restore', snapshot, '--to', refusedTarget, '--erase-missing-from', older]);
+    assert.equal(refused.code, 1, refused.stdout);
+    assert.match(refused.stderr, /may be older than the snapshot: .*nothing was changed/);
+    assert.equal(existsSync(refusedTarget), false);
+
+    const notExport = join(dir, 'uids.txt');
+    writeFileSync(notExport, `${users[0]}\n`);
+    const usage = await runCli(['restore', snapshot, '--to', join(dir, 'y.db'), '--erase-missing-from', notExport]);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /line 1 of .* is not JSON: give the JSON Lines of user-service export/);
   });
 
   it('mark-restored marks a store file copied back by hand: its feed continues, and answers 410 above the restored position', async () => {

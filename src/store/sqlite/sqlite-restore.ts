@@ -9,6 +9,7 @@
  * The feed after a restore: consumers that read at or below the snapshot's position
  * continue; one that read further on the lost store is answered 410 (restore-gap.ts).
  */
+import { deletedSince, type NewerExport, type SnapshotUser } from '../deleted-since-export.js';
 import { existsSync } from 'node:fs';
 import { copyFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -70,6 +71,16 @@ function usersIn(path: string): number {
   }
 }
 
+/** The users of the store file at `path` that `newer` shows deleted (deleted-since-export.ts). */
+function deletedSinceIn(path: string, newer: NewerExport): string[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return deletedSince(db.prepare('SELECT uid, version, updated_at FROM users').iterate() as Iterable<SnapshotUser>, newer);
+  } finally {
+    db.close();
+  }
+}
+
 /** Marks a restore in the feed (restore-gap.ts) at the file's latest position; returns the position the next event follows. */
 export function markSqliteRestore(db: SqliteDatabase): { restored: number; next: number } {
   return db.transaction(() => {
@@ -111,12 +122,16 @@ export async function restoreSqliteSnapshot(snapshot: string, target: string, op
     } finally {
       db.close();
     }
+    // The users a newer export shows deleted since the snapshot, decided before anything is deleted.
+    const missing = options.newerExport ? deletedSinceIn(partial, options.newerExport) : [];
+    const named = new Set(options.erase);
     // Through the store's own delete: the user's keys, earlier events and stored answers go with it (erasure.ts).
     let erased = 0;
-    if (options.erase.length > 0) {
+    if (options.erase.length + missing.length > 0) {
       const store = openSqliteUserStore({ path: partial, mustExist: true });
       try {
         for (const uid of options.erase) if ((await store.delete(uid, undefined, IMPORT_ORIGIN)).status === 'ok') erased++;
+        for (const uid of missing) if (!named.has(uid)) await store.delete(uid, undefined, IMPORT_ORIGIN);
       } finally {
         await store.close();
       }
@@ -135,7 +150,7 @@ export async function restoreSqliteSnapshot(snapshot: string, target: string, op
     await Promise.all(['-wal', '-shm', '-journal'].map((suffix) => rm(`${target}${suffix}`, { force: true })));
     await rename(partial, target);
     fsyncPath(dirname(target));
-    return { users, feedPosition: manifest.feed_position, nextPosition, fromSchema, toSchema: SQLITE_MIGRATIONS.length, erased };
+    return { users, feedPosition: manifest.feed_position, nextPosition, fromSchema, toSchema: SQLITE_MIGRATIONS.length, erased, missingFromExport: missing.length };
   } catch (error) {
     // A failed removal must not hide why the restore failed.
     await Promise.allSettled(['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${partial}${suffix}`, { force: true })));

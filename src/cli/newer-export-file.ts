@@ -1,0 +1,46 @@
+/**
+ * Reads the file of `restore --erase-missing-from EXPORT`: a `user-service export` in JSON
+ * Lines (one user resource a line), made after the snapshot. Only what the decision needs
+ * is kept of each user (store/deleted-since-export.ts): its uid, version and `updated_at`,
+ * so a million users take a map of a million short entries, not their documents. A line
+ * that is no user of an export refuses the file (usage error, exit 2) naming its line.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { NewerExport } from '../store/deleted-since-export.js';
+import { UsageError } from './arguments.js';
+
+const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+export async function readNewerExport(file: string): Promise<NewerExport> {
+  const versions = new Map<string, number>();
+  let newest: string | undefined;
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const opened = new Promise<void>((resolve, reject) => input.once('open', () => resolve()).once('error', reject));
+  try {
+    await opened;
+  } catch (error) {
+    throw new UsageError(`--erase-missing-from: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let line = 0;
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+    line++;
+    if (text.trim() === '') continue;
+    const refuse = (why: string) => new UsageError(`--erase-missing-from: line ${line} of ${file} ${why}: give the JSON Lines of user-service export`);
+    let user: unknown;
+    try {
+      user = JSON.parse(text);
+    } catch {
+      throw refuse('is not JSON');
+    }
+    const { uid, version, updated_at: updatedAt } = (user ?? {}) as Record<string, unknown>;
+    if (typeof uid !== 'string' || !UID.test(uid) || !Number.isSafeInteger(version) || (version as number) < 1 || typeof updatedAt !== 'string' || !TIME.test(updatedAt)) {
+      throw refuse('is no exported user (a uid, a version and updated_at)');
+    }
+    if (versions.has(uid)) throw refuse(`repeats user ${uid}`);
+    versions.set(uid, version as number);
+    if (newest === undefined || updatedAt > newest) newest = updatedAt;
+  }
+  return { file, versions, newest };
+}
