@@ -165,6 +165,26 @@ export function storeContractSuite(name: string, open: () => Promise<StoreHandle
       assert.deepEqual(await holders(user.email_address), [user.uid], 'the primary address is among them, as before');
     });
 
+    it('a change keeps the words and facets it keeps, drops those it drops and adds the new, by a replace and by an import merge (search finds exactly those)', async () => {
+      const tag = `t${Date.now().toString(36)}`;
+      const uids = async (filter: Parameters<UserStore['search']>[0]['filter']) => (await store.search({ filter, limit: 10 })).value.map((u) => u.uid);
+      const user = await store.create(newUser({ display_name: `${tag}kept ${tag}old`, department: `${tag}Dept1`, title: `${tag}Title` }));
+      await store.replace(user.uid, (current) => ({ ...current, display_name: `${tag}kept ${tag}new`, department: `${tag}Dept2` }), new Date().toISOString());
+      assert.deepEqual(await uids({ words: [`${tag}kept`] }), [user.uid], 'a kept word');
+      assert.deepEqual(await uids({ words: [`${tag}old`] }), [], 'a dropped word');
+      assert.deepEqual(await uids({ words: [`${tag}new`] }), [user.uid], 'a new word');
+      assert.deepEqual(await uids({ facets: { department: canon(`${tag}Dept1`) } }), [], 'a dropped facet');
+      assert.deepEqual(await uids({ facets: { department: canon(`${tag}Dept2`) } }), [user.uid], 'a new facet');
+      assert.deepEqual(await uids({ facets: { title: canon(`${tag}Title`) } }), [user.uid], 'a kept facet');
+      const [current] = (await store.search({ filter: { words: [`${tag}kept`] }, limit: 1 })).value;
+      const merged = { ...current!, display_name: `${tag}other ${tag}new` };
+      const [outcome] = await store.importUsers([merged], 'merge', new Date().toISOString());
+      assert.equal(outcome?.status, 'updated');
+      assert.deepEqual(await uids({ words: [`${tag}kept`] }), [], 'dropped by the merge');
+      assert.deepEqual(await uids({ words: [`${tag}other`] }), [user.uid], 'added by the merge');
+      assert.deepEqual(await uids({ words: [`${tag}new`] }), [user.uid], 'kept by the merge');
+    });
+
     it('replace() that keeps the same keys does not conflict with itself', async () => {
       const user = await store.create(newUser({ legacy_ids: ['self-1'] }));
       const outcome = await store.replace(user.uid, { ...fields(), username: user.username.toUpperCase(), email_address: user.email_address, legacy_ids: ['self-1'] }, user.updated_at);

@@ -366,6 +366,44 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   ANALYZE events, users, erased_subjects;
     `);
   },
+  // 16: an update deletes only the entries of user_terms a row's new `search` no longer makes
+  // and inserts only those it newly makes (SQLite's migration 16 does the same), where
+  // migration 12's trigger deleted and inserted them all: a new title rewrote every word of
+  // the user. A row's entries are exactly the terms of its `search`, and a uid never changes,
+  // so the result is the one before. The pairs of old and new rows are found as in migration
+  // 12, and the two sets of terms compared with EXCEPT.
+  `
+  CREATE OR REPLACE FUNCTION users_terms_updated() RETURNS trigger LANGUAGE plpgsql SET enable_hashjoin = on SET enable_mergejoin = on AS $$
+  DECLARE
+    fields text[];
+    term_values text[];
+    uids uuid[];
+  BEGIN
+    WITH pairs AS (
+        SELECT o.uid, o.search AS old_search, n.search AS new_search
+        FROM old_rows o JOIN new_rows n ON n.uid = o.uid AND n.search IS DISTINCT FROM o.search
+      ),
+      old_terms AS (SELECT p.uid, j.term FROM pairs p, json_array_elements_text(p.old_search::json->'terms') AS j(term)),
+      new_terms AS (SELECT p.uid, j.term FROM pairs p, json_array_elements_text(p.new_search::json->'terms') AS j(term))
+    SELECT array_agg(${TERM_FIELD}), array_agg(${TERM_VALUE}), array_agg(j.uid) INTO fields, term_values, uids
+      FROM (SELECT uid, term FROM old_terms EXCEPT SELECT uid, term FROM new_terms) j;
+    SET LOCAL enable_hashjoin = off;
+    SET LOCAL enable_mergejoin = off;
+    DELETE FROM user_terms t USING unnest(fields, term_values, uids) AS d(field, value, uid)
+      WHERE t.field = d.field AND t.value = d.value AND t.uid = d.uid;
+    SET LOCAL enable_hashjoin = on;
+    SET LOCAL enable_mergejoin = on;
+    INSERT INTO user_terms (field, value, uid)
+      WITH pairs AS (
+        SELECT o.uid, o.search AS old_search, n.search AS new_search
+        FROM old_rows o JOIN new_rows n ON n.uid = o.uid AND n.search IS DISTINCT FROM o.search
+      ),
+      old_terms AS (SELECT p.uid, j.term FROM pairs p, json_array_elements_text(p.old_search::json->'terms') AS j(term)),
+      new_terms AS (SELECT p.uid, j.term FROM pairs p, json_array_elements_text(p.new_search::json->'terms') AS j(term))
+      SELECT ${TERM_FIELD}, ${TERM_VALUE}, j.uid FROM (SELECT uid, term FROM new_terms EXCEPT SELECT uid, term FROM old_terms) j;
+    RETURN NULL;
+  END $$;
+  `,
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */

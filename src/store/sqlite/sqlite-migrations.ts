@@ -306,6 +306,26 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     INSERT INTO user_terms (field, value, uid) SELECT ${TERM_FIELD}, ${TERM_VALUE}, NEW.uid FROM json_each(NEW.search, '$.terms') j;
   END;
   `,
+  // 15: nothing; PostgreSQL's migration 15 makes a user's events a chain, which SQLite's
+  // migration 13 made.
+  '',
+  // 16: a change of a user's `search` deletes only the entries of user_terms it no longer
+  // makes and inserts only those it newly makes, where the trigger of migration 11 deleted
+  // them all and inserted them all again: a new title or display name rewrote every word of
+  // the user (docs/performance.md, "Import"). The entries of a row are exactly the terms of
+  // its `search` (every write keeps them so), and a row's uid never changes, so the result is
+  // the one before.
+  `
+  DROP TRIGGER users_terms_updated;
+  CREATE TRIGGER users_terms_updated AFTER UPDATE OF search ON users WHEN NEW.search IS NOT OLD.search BEGIN
+    DELETE FROM user_terms WHERE (field, value, uid) IN (
+      SELECT ${TERM_FIELD}, ${TERM_VALUE}, OLD.uid FROM json_each(OLD.search, '$.terms') j
+      WHERE j.value NOT IN (SELECT n.value FROM json_each(NEW.search, '$.terms') n));
+    INSERT INTO user_terms (field, value, uid)
+      SELECT ${TERM_FIELD}, ${TERM_VALUE}, NEW.uid FROM json_each(NEW.search, '$.terms') j
+      WHERE j.value NOT IN (SELECT o.value FROM json_each(OLD.search, '$.terms') o);
+  END;
+  `,
 ];
 
 /** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */
