@@ -39,6 +39,14 @@ async function fillRepresentations(tx: TransactionSql, columns: string): Promise
 const TERM_FIELD = "split_part(j.term, ':', 1)";
 const TERM_VALUE = "substr(j.term, strpos(j.term, ':') + 1)";
 
+/** Migration 16: the rows of an update statement whose `search` changed, and their terms before (`old_terms`) and after (`new_terms`). Part of migration 16: never change it. */
+const TERMS_OF_CHANGED_ROWS = `WITH pairs AS (
+        SELECT o.uid, o.search AS old_search, n.search AS new_search
+        FROM old_rows o JOIN new_rows n ON n.uid = o.uid AND n.search IS DISTINCT FROM o.search
+      ),
+      old_terms AS (SELECT p.uid, j.term FROM pairs p, json_array_elements_text(p.old_search::json->'terms') AS j(term)),
+      new_terms AS (SELECT p.uid, j.term FROM pairs p, json_array_elements_text(p.new_search::json->'terms') AS j(term))`;
+
 /** Writes the `search` of every row (migration 11; its triggers index the terms), in uid order, a batch at a time. */
 async function fillSearch(tx: TransactionSql): Promise<void> {
   for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
@@ -379,12 +387,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     term_values text[];
     uids uuid[];
   BEGIN
-    WITH pairs AS (
-        SELECT o.uid, o.search AS old_search, n.search AS new_search
-        FROM old_rows o JOIN new_rows n ON n.uid = o.uid AND n.search IS DISTINCT FROM o.search
-      ),
-      old_terms AS (SELECT p.uid, j.term FROM pairs p, json_array_elements_text(p.old_search::json->'terms') AS j(term)),
-      new_terms AS (SELECT p.uid, j.term FROM pairs p, json_array_elements_text(p.new_search::json->'terms') AS j(term))
+    ${TERMS_OF_CHANGED_ROWS}
     SELECT array_agg(${TERM_FIELD}), array_agg(${TERM_VALUE}), array_agg(j.uid) INTO fields, term_values, uids
       FROM (SELECT uid, term FROM old_terms EXCEPT SELECT uid, term FROM new_terms) j;
     SET LOCAL enable_hashjoin = off;
@@ -394,12 +397,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     SET LOCAL enable_hashjoin = on;
     SET LOCAL enable_mergejoin = on;
     INSERT INTO user_terms (field, value, uid)
-      WITH pairs AS (
-        SELECT o.uid, o.search AS old_search, n.search AS new_search
-        FROM old_rows o JOIN new_rows n ON n.uid = o.uid AND n.search IS DISTINCT FROM o.search
-      ),
-      old_terms AS (SELECT p.uid, j.term FROM pairs p, json_array_elements_text(p.old_search::json->'terms') AS j(term)),
-      new_terms AS (SELECT p.uid, j.term FROM pairs p, json_array_elements_text(p.new_search::json->'terms') AS j(term))
+      ${TERMS_OF_CHANGED_ROWS}
       SELECT ${TERM_FIELD}, ${TERM_VALUE}, j.uid FROM (SELECT uid, term FROM new_terms EXCEPT SELECT uid, term FROM old_terms) j;
     RETURN NULL;
   END $$;
