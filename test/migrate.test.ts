@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { POSTGRES_MIGRATIONS } from '../src/store/postgres/postgres-migrations.js';
@@ -11,8 +12,8 @@ import { SQLITE_MIGRATIONS } from '../src/store/sqlite/sqlite-migrations.js';
 import { REPO_ROOT } from './helpers/child-server.js';
 import { createTestDatabaseUrl, describeEachStore, openTestStoreAt, type TestDatabaseUrl } from './helpers/stores.js';
 
-function migrate(env: Record<string, string>) {
-  return spawnSync(process.execPath, [join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js'), 'migrate'], {
+function migrate(env: Record<string, string>, command = 'migrate') {
+  return spawnSync(process.execPath, [join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js'), command], {
     env: { PATH: process.env.PATH ?? '', ...env },
     encoding: 'utf8',
     timeout: 30_000,
@@ -46,4 +47,22 @@ describeEachStore('npm run migrate', (kind) => {
     assert.equal(bad.stderr.trim().split('\n').length, 1);
     assert.match(bad.stderr, /DATABASE_URL/);
   });
+});
+
+it('migrate and mark-restored give up on a PostgreSQL server that never answers within PG_CONNECT_TIMEOUT_MS (postgres.js alone waits 30 s)', async () => {
+  // The kernel completes the TCP handshake; nothing ever answers the startup message.
+  const silent = net.createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const { port } = silent.address() as net.AddressInfo;
+  try {
+    for (const command of ['migrate', 'mark-restored']) {
+      const started = Date.now();
+      const result = migrate({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none`, PG_CONNECT_TIMEOUT_MS: '1000' }, command);
+      const took = Date.now() - started;
+      assert.equal(result.status, 1, `${command}: ${result.stderr}`);
+      assert.ok(took < 10_000, `${command} took ${took} ms with PG_CONNECT_TIMEOUT_MS=1000`);
+    }
+  } finally {
+    silent.close();
+  }
 });

@@ -29,7 +29,7 @@
  * - At most MAX_PATCH_OPERATIONS operations (else 400 `tooMany`), bounding
  *   the work one request can cause.
  */
-import { checkMutable, patchTarget } from './patch/patch-target.js';
+import { checkMutable, patchTarget, type PatchTarget } from './patch/patch-target.js';
 import { isPlainObject } from './patch/patch-values.js';
 import { primaryBefore, settlePrimary } from './patch/primary.js';
 import { removeTarget, writeTarget, type WriteOp } from './patch/apply-target.js';
@@ -109,9 +109,43 @@ function write(resource: Json, op: WriteOp, path: string, value: unknown): void 
   writeTarget(resource, target, op, value);
 }
 
+/**
+ * The keys of a path-less value naming one attribute twice, once short and once qualified
+ * (`active` and `urn:…:core:2.0:User:active`), once as an object and once dotted (`name` and
+ * `name.givenName`), or under the extension's URN both ways: applied in turn, the last would win
+ * while a reader of the first sees another value (scim-member-names.ts refuses the spellings
+ * that differ by case). Keys with a value filter name values, not the attribute: left alone.
+ */
+function refuseTwoSpellings(value: Json): void {
+  const seen = new Map<string, string>();
+  const note = (spelling: string) => {
+    let target: PatchTarget;
+    try {
+      target = patchTarget(spelling);
+    } catch {
+      return; // the write names what is wrong with it
+    }
+    if (target.filter !== undefined) return;
+    const attribute = `${target.schema}:${target.attribute.name}`;
+    const whole = seen.get(attribute);
+    const part = target.sub === undefined ? undefined : `${attribute}.${target.sub.name}`;
+    const clash = whole ?? (part === undefined ? [...seen].find(([name]) => name.startsWith(`${attribute}.`))?.[1] : seen.get(part));
+    if (clash !== undefined) {
+      throw badRequest('invalidSyntax', `The members ${JSON.stringify(clash)} and ${JSON.stringify(spelling)} of a value without a path name one attribute; send it once.`);
+    }
+    seen.set(part ?? attribute, spelling);
+  };
+  for (const [key, given] of Object.entries(value)) {
+    const schema = userSchemaUrn(key);
+    if (schema === undefined) note(key);
+    else if (isPlainObject(given)) for (const name of Object.keys(given)) note(`${schema}:${name}`);
+  }
+}
+
 /** A path-less add or replace: each key of `value` is a path, or a schema URN keying an object of that schema's attributes. */
 function writeAttributes(resource: Json, op: WriteOp, value: unknown): void {
   if (!isPlainObject(value)) throw badRequest('invalidValue', `${op} without a path takes an object of attributes as its value`);
+  refuseTwoSpellings(value);
   for (const [key, given] of Object.entries(value)) {
     const schema = userSchemaUrn(key);
     if (schema === undefined) {

@@ -102,7 +102,7 @@ export async function migrateStore(config: StoreConfig): Promise<MigrationResult
       }
       case 'postgres': {
         const { migratePostgresUrl } = await import('./postgres/postgres-migrations.js');
-        return await migratePostgresUrl(config.url);
+        return await migratePostgresUrl(config.url, config.connectTimeoutMs);
       }
     }
   } catch (error) {

@@ -109,7 +109,7 @@ export async function fileBackup(): Promise<Pick<StoreBackup, 'restore' | 'verif
 export async function markFeedRestored(config: StoreConfig): Promise<{ restored: number; next: number }> {
   if (config.kind === 'postgres') {
     const { markPostgresRestore } = await import('./postgres/postgres-restore-mark.js');
-    return markPostgresRestore(config.url);
+    return markPostgresRestore(config.url, config.connectTimeoutMs);
   }
   const [{ openSqliteDatabase }, { markSqliteRestore, refuseOpenElsewhere }] = await Promise.all([import('./sqlite/sqlite-connection.js'), import('./sqlite/sqlite-restore.js')]);
   if (config.path === ':memory:') throw new BackupUnsupportedError('an in-memory SQLite store (sqlite::memory:) has nothing on disk to mark');

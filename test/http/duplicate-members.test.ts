@@ -146,6 +146,28 @@ describeEachStore('a member name repeated in one JSON object', (kind) => {
     assert.equal(now.version, 1);
     assert.equal(now.active, true);
 
+    // A value without a path names attributes by path: the short and the qualified name, an object and
+    // its dotted sub-attribute, the extension's URN both ways are two spellings too (the last had won).
+    const twice: [Record<string, unknown>, string, string][] = [
+      [{ active: true, [`${CORE}:active`]: false }, 'active', `${CORE}:active`],
+      [{ name: { givenName: 'Obj' }, 'name.givenName': 'Dotted' }, 'name', 'name.givenName'],
+      [{ 'name.givenName': 'Dotted', NAME: { givenName: 'Obj' } }, 'name.givenName', 'NAME'],
+      [{ [`${ENTERPRISE}:department`]: 'q', [ENTERPRISE]: { department: 'o' } }, `${ENTERPRISE}:department`, `${ENTERPRISE}:department`],
+    ];
+    for (const [value, first, second] of twice) {
+      const res = await scim('PATCH', `/Users/${user.uid}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value }] });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.scimType, 'invalidSyntax', res.text);
+      assert.ok(res.body.detail.includes(`"${first}" and "${second}"`), res.text);
+    }
+    assert.equal((await server.get(`/users/${user.uid}`)).body.version, 1, 'nothing changed');
+    // Distinct attributes, sub-attributes and value filters of one attribute stay fine.
+    const distinct = await scim('PATCH', `/Users/${user.uid}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', value: { 'name.givenName': 'G', 'name.familyName': 'F', [`${ENTERPRISE}:department`]: 'D', [ENTERPRISE]: { costCenter: 'C' }, 'emails[type eq "work"].value': user.email_address, active: true } }],
+    });
+    assert.equal(distinct.status, 200, distinct.text);
+
     const search = { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], count: 1, Count: 2 };
     refused(await scim('POST', '/Users/.search', search), 'count', 'Count', 'the body');
     // One spelling per object stays fine, whatever its case.

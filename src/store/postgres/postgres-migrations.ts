@@ -427,9 +427,15 @@ export async function migratePostgres(sql: Sql, to = POSTGRES_MIGRATIONS.length)
 }
 
 /** Connects, migrates under the lock and disconnects. */
-export async function migratePostgresUrl(url: string): Promise<{ applied: number; version: number }> {
+export async function migratePostgresUrl(url: string, connectTimeoutMs = 5000): Promise<{ applied: number; version: number }> {
   // Of a replicated cluster's hosts, the primary (primary-follower.ts); one host as it is.
-  const sql = postgres(await primaryUrl(url, 5000), { max: 1, onnotice: () => {}, connection: { application_name: 'user-service migrate' } });
+  // PG_CONNECT_TIMEOUT_MS bounds the connect (postgres.js alone waits 30 s for a server that never answers).
+  const sql = postgres(await primaryUrl(url, connectTimeoutMs), {
+    max: 1,
+    connect_timeout: Math.max(1, Math.ceil(connectTimeoutMs / 1000)),
+    onnotice: () => {},
+    connection: { application_name: 'user-service migrate' },
+  });
   try {
     return { applied: await migratePostgres(sql), version: POSTGRES_MIGRATIONS.length };
   } finally {

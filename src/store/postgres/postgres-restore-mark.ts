@@ -8,8 +8,14 @@ import postgres from 'postgres';
 import { RESTORE_GAP_PREFIX, RESTORE_POSITION_GAP } from '../restore-gap.js';
 import { primaryUrl } from './primary-follower.js';
 
-export async function markPostgresRestore(url: string): Promise<{ restored: number; next: number }> {
-  const sql = postgres(await primaryUrl(url, 5000), { max: 1, onnotice: () => {}, connection: { application_name: 'user-service mark-restored' } });
+export async function markPostgresRestore(url: string, connectTimeoutMs = 5000): Promise<{ restored: number; next: number }> {
+  // PG_CONNECT_TIMEOUT_MS bounds the connect (postgres.js alone waits 30 s for a server that never answers).
+  const sql = postgres(await primaryUrl(url, connectTimeoutMs), {
+    max: 1,
+    connect_timeout: Math.max(1, Math.ceil(connectTimeoutMs / 1000)),
+    onnotice: () => {},
+    connection: { application_name: 'user-service mark-restored' },
+  });
   try {
     return await sql.begin(async (tx) => {
       const [row] = await tx<{ position: string }[]>`SELECT position FROM feed_state WHERE name = 'latest' FOR UPDATE`;

@@ -75,7 +75,7 @@ function usersIn(path: string): number {
 function deletedSinceIn(path: string, newer: NewerExport): string[] {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    return deletedSince(db.prepare('SELECT uid, version, updated_at FROM users').iterate() as Iterable<SnapshotUser>, newer);
+    return deletedSince(db.prepare('SELECT uid, version, updated_at, event_position AS position FROM users').iterate() as Iterable<SnapshotUser>, newer);
   } finally {
     db.close();
   }
