@@ -11,7 +11,8 @@ import type { NewerExport } from '../store/deleted-since-export.js';
 import { UsageError } from './arguments.js';
 
 const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+/** As the service writes it (Date.toISOString): compared as text, so one form only. */
+const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 export async function readNewerExport(file: string): Promise<NewerExport> {
   const versions = new Map<string, number>();
@@ -24,9 +25,21 @@ export async function readNewerExport(file: string): Promise<NewerExport> {
     throw new UsageError(`--erase-missing-from: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   let line = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    line++;
-    if (text.trim() === '') continue;
+  try {
+    for await (const read of createInterface({ input, crlfDelay: Infinity })) {
+      line++;
+      // A byte-order mark an editor put first is no part of the JSON.
+      const text = line === 1 ? read.replace(/^\uFEFF/, '') : read;
+      if (text.trim() === '') continue;
+      take(text, line);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`--erase-missing-from: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return { file, versions, newest };
+
+  function take(text: string, line: number): void {
     const refuse = (why: string) => new UsageError(`--erase-missing-from: line ${line} of ${file} ${why}: give the JSON Lines of user-service export`);
     let user: unknown;
     try {
@@ -42,5 +55,4 @@ export async function readNewerExport(file: string): Promise<NewerExport> {
     versions.set(uid, version as number);
     if (newest === undefined || updatedAt > newest) newest = updatedAt;
   }
-  return { file, versions, newest };
 }

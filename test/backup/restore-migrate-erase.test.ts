@@ -159,6 +159,15 @@ describe('restore', () => {
     const usage = await runCli(['restore', snapshot, '--to', join(dir, 'y.db'), '--erase-missing-from', notExport]);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /line 1 of .* is not JSON: give the JSON Lines of user-service export/);
+    const folder = await runCli(['restore', snapshot, '--to', join(dir, 'y.db'), '--erase-missing-from', dir]);
+    assert.equal(folder.code, 2);
+    assert.match(folder.stderr, /--erase-missing-from: cannot read .* \(EISDIR\)/);
+    // The same newer export as an editor may save it: a byte-order mark first, CRLF line ends.
+    const edited = join(dir, 'newer-edited.jsonl');
+    writeFileSync(edited, `\uFEFF${after.stdout.replace(/\n/g, '\r\n')}`);
+    const fromEdited = await runCli(['restore', snapshot, '--to', join(dir, 'from-edited.db'), '--erase-missing-from', edited]);
+    assert.equal(fromEdited.code, 0, fromEdited.stderr);
+    assert.match(fromEdited.stdout, /restored 11 users .*2 users missing from .* erased/);
   });
 
   it('mark-restored marks a store file copied back by hand: its feed continues, and answers 410 above the restored position', async () => {
