@@ -8,6 +8,7 @@
  */
 import type { NewerExport } from './deleted-since-export.js';
 import type { StoreConfig } from '../config.js';
+import { describeOpenError } from './open-store-errors.js';
 
 /**
  * What a snapshot holds, written beside it as `NAME.manifest.json` once the snapshot is
@@ -109,7 +110,12 @@ export async function fileBackup(): Promise<Pick<StoreBackup, 'restore' | 'verif
 export async function markFeedRestored(config: StoreConfig): Promise<{ restored: number; next: number }> {
   if (config.kind === 'postgres') {
     const { markPostgresRestore } = await import('./postgres/postgres-restore-mark.js');
-    return markPostgresRestore(config.url, config.connectTimeoutMs);
+    try {
+      return await markPostgresRestore(config.url, config.connectTimeoutMs);
+    } catch (error) {
+      // Worded as a start's failure (open-store-errors.ts), never the driver's own text.
+      throw new Error(describeOpenError(config, error), { cause: error });
+    }
   }
   const [{ openSqliteDatabase }, { markSqliteRestore, refuseOpenElsewhere }] = await Promise.all([import('./sqlite/sqlite-connection.js'), import('./sqlite/sqlite-restore.js')]);
   if (config.path === ':memory:') throw new BackupUnsupportedError('an in-memory SQLite store (sqlite::memory:) has nothing on disk to mark');
