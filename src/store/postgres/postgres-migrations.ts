@@ -4,11 +4,11 @@
  * together migrate exactly once: the others wait for the lock, then find the
  * versions recorded in schema_migrations. Never edit a released migration.
  */
-import postgres, { type Sql, type TransactionSql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import { representationOf } from '../../users/user-representation.js';
 import { EMPTY_SEARCH, SEARCH_INDEXES_SQL, searchColumn } from '../search-column.js';
 import { USER_COLUMNS_8, userRowToUser, type UserRow } from './postgres-rows.js';
-import { primaryUrl } from './primary-follower.js';
+import { commandSession } from './command-session.js';
 
 /** The columns of users before migration 8: what migration 6 can read. */
 const COLUMNS_BEFORE_8 = 'uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version';
@@ -428,14 +428,7 @@ export async function migratePostgres(sql: Sql, to = POSTGRES_MIGRATIONS.length)
 
 /** Connects, migrates under the lock and disconnects. */
 export async function migratePostgresUrl(url: string, connectTimeoutMs = 5000): Promise<{ applied: number; version: number }> {
-  // Of a replicated cluster's hosts, the primary (primary-follower.ts); one host as it is.
-  // PG_CONNECT_TIMEOUT_MS bounds the connect (postgres.js alone waits 30 s for a server that never answers).
-  const sql = postgres(await primaryUrl(url, connectTimeoutMs), {
-    max: 1,
-    connect_timeout: Math.max(1, Math.ceil(connectTimeoutMs / 1000)),
-    onnotice: () => {},
-    connection: { application_name: 'user-service migrate' },
-  });
+  const sql = await commandSession(url, connectTimeoutMs, 'migrate');
   try {
     return { applied: await migratePostgres(sql), version: POSTGRES_MIGRATIONS.length };
   } finally {

@@ -4,18 +4,11 @@
  * no position the lost database gave is given again, and the positions between are
  * answered 410. Run once, before any instance serves the restored database.
  */
-import postgres from 'postgres';
 import { RESTORE_GAP_PREFIX, RESTORE_POSITION_GAP } from '../restore-gap.js';
-import { primaryUrl } from './primary-follower.js';
+import { commandSession } from './command-session.js';
 
 export async function markPostgresRestore(url: string, connectTimeoutMs = 5000): Promise<{ restored: number; next: number }> {
-  // PG_CONNECT_TIMEOUT_MS bounds the connect (postgres.js alone waits 30 s for a server that never answers).
-  const sql = postgres(await primaryUrl(url, connectTimeoutMs), {
-    max: 1,
-    connect_timeout: Math.max(1, Math.ceil(connectTimeoutMs / 1000)),
-    onnotice: () => {},
-    connection: { application_name: 'user-service mark-restored' },
-  });
+  const sql = await commandSession(url, connectTimeoutMs, 'mark-restored');
   try {
     return await sql.begin(async (tx) => {
       const [row] = await tx<{ position: string }[]>`SELECT position FROM feed_state WHERE name = 'latest' FOR UPDATE`;
