@@ -20,6 +20,25 @@ import { assertErasedAfter10, recordsBefore10 } from './migration-10-checks.js';
 
 const skip = await postgresSkipReason();
 
+/**
+ * Runs `fn` on a database of its own brought to schema `version`, with a session on it
+ * and `open()`, which opens the store there (migrating the rest); all are closed and the
+ * database dropped after, whatever `fn` does.
+ */
+async function fromSchema(version: number, fn: (sql: postgres.Sql, open: () => Promise<UserStore>) => Promise<void>): Promise<void> {
+  const fresh = await createTestDatabase();
+  const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
+  let store: UserStore | undefined;
+  try {
+    await migratePostgres(sql, version);
+    await fn(sql, async () => (store = await openPostgresUserStore({ url: fresh.url })));
+  } finally {
+    await store?.close();
+    await sql.end();
+    await fresh.drop();
+  }
+}
+
 if (skip) {
   describe('UserStore contract: PostgreSQL', { skip }, () => {});
 } else {
@@ -64,11 +83,7 @@ if (skip) {
     });
 
     it('migration 6 stores the representation of every existing user; a row an earlier release updates is read from its columns until written again', async () => {
-      const fresh = await createTestDatabase();
-      const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
-      let store: UserStore | undefined;
-      try {
-        await migratePostgres(sql, 5);
+      await fromSchema(5, async (sql, open) => {
         const uids = Array.from({ length: 2500 }, () => uuidv7());
         await sql`
           INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version)
@@ -76,7 +91,7 @@ if (skip) {
             ('{"z":' || i || ',"a":[' || i || ']}')::json, '2020-01-01T00:00:00Z', '2021-01-01T00:00:00Z', 3
           FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS t(u, i)`;
         await sql`INSERT INTO user_keys (key, value, uid) SELECT 'username', 'old.' || i, u FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS t(u, i)`;
-        store = await openPostgresUserStore({ url: fresh.url });
+        const store = await open();
         for (const i of [0, 999, 1000, 2499]) {
           const user = (await store.findByKey('uid', uids[i] as string)) as User;
           assert.equal(user.username, `Old.${i + 1}`);
@@ -98,19 +113,11 @@ if (skip) {
         await store.replace(user.uid, { ...user, display_name: 'Again' }, new Date().toISOString());
         const [row] = await sql<{ representation: string }[]>`SELECT representation FROM users WHERE uid = ${user.uid}`;
         assert.equal(JSON.parse(row?.representation ?? '{}').display_name, 'Again', 'the next write stores it again');
-      } finally {
-        await store?.close();
-        await sql.end();
-        await fresh.drop();
-      }
+      });
     });
 
     it('migration 8 gives every existing user the lifecycle and profile defaults, indexes its address and stores its new representation', async () => {
-      const fresh = await createTestDatabase();
-      const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
-      let store: UserStore | undefined;
-      try {
-        await migratePostgres(sql, 7);
+      await fromSchema(7, async (sql, open) => {
         const uid = uuidv7();
         const before = userBefore8(uid);
         // A row as the release before migration 8 wrote it: its representation without the new members.
@@ -118,21 +125,13 @@ if (skip) {
           VALUES (${uid}, ${before.username}, ${before.email_address}, ${before.legacy_ids}, ${before.display_name}, ${JSON.stringify(before.attributes)}::text::json,
             ${before.created_at}, ${before.updated_at}, ${before.version}, ${JSON.stringify(before)}, ${etagOf(before)})`;
         await sql`INSERT INTO user_keys (key, value, uid) VALUES ('username', 'kept', ${uid}), ('email_address', 'kept@example.com', ${uid}), ('legacy_id', 'k:1', ${uid})`;
-        store = await openPostgresUserStore({ url: fresh.url });
+        const store = await open();
         await assertMigratedTo8(store, before);
-      } finally {
-        await store?.close();
-        await sql.end();
-        await fresh.drop();
-      }
+      });
     });
 
     it('migration 10 finds the Idempotency-Key answers and events written before it: a later delete erases them', async () => {
-      const fresh = await createTestDatabase();
-      const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
-      let store: UserStore | undefined;
-      try {
-        await migratePostgres(sql, 9);
+      await fromSchema(9, async (sql, open) => {
         const uid = uuidv7();
         const { user, event, answer } = recordsBefore10(uid);
         await sql`INSERT INTO users (uid, username, email_address, legacy_ids, display_name, attributes, created_at, updated_at, version)
@@ -142,22 +141,14 @@ if (skip) {
         await sql`UPDATE feed_state SET position = 1 WHERE name = 'latest'`;
         await sql`INSERT INTO idempotency_keys (scope, key, fingerprint, status, headers, body, expires_at)
           VALUES (${answer.scope}, ${answer.key}, ${answer.fingerprint}, ${answer.status}, ${answer.headers}::json, ${answer.body}, ${Date.now() + 60_000})`;
-        store = await openPostgresUserStore({ url: fresh.url });
+        const store = await open();
         await store.events.settle();
         await assertErasedAfter10(store, uid);
-      } finally {
-        await store?.close();
-        await sql.end();
-        await fresh.drop();
-      }
+      });
     });
 
     it('migration 15 chains the events written before it and reads the profile from the representation: history, erasure and reads stay whole', async () => {
-      const fresh = await createTestDatabase();
-      const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
-      let store: UserStore | undefined;
-      try {
-        await migratePostgres(sql, 14);
+      await fromSchema(14, async (sql, open) => {
         const at = '2026-01-01T00:00:00.000Z';
         const kept: User = { ...withDefaults({ username: 'kept', email_address: 'kept@example.com', display_name: null, legacy_ids: [], attributes: {}, title: 'Engineer', department: 'Ops' }), uid: uuidv7(), created_at: at, updated_at: at, version: 1 };
         const changed: User = { ...kept, title: 'Lead', updated_at: '2026-01-02T00:00:00.000Z', version: 2 };
@@ -183,12 +174,12 @@ if (skip) {
           VALUES (${bare.uid}, ${bare.username}, ${bare.email_address}, '{}', NULL, '{}', ${at}, ${at}, 1, ${profileColumn(bare)}::text::json, NULL, NULL, ${searchColumn(bare)})`;
         await sql`INSERT INTO user_keys (key, value, uid) VALUES ('username', 'bare', ${bare.uid}), ('email_address', 'bare@example.com', ${bare.uid})`;
 
-        store = await openPostgresUserStore({ url: fresh.url });
+        const store = await open();
         assert.deepEqual(await store.findByKey('uid', bare.uid), bare, 'a row without a representation keeps its profile: the migration makes the representation before the column goes');
         const [index] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'events_by_subject'`;
         assert.equal(index?.n, 0, 'no index on events.subject');
         assert.equal((await store.findByKey('uid', kept.uid))?.title, 'Lead', 'the profile is read from the representation');
-        const events = async (uid: string) => (await store!.events.read(0, 10, uid)).events.map((e) => [e.type, e.data]);
+        const events = async (uid: string) => (await store.events.read(0, 10, uid)).events.map((e) => [e.type, e.data]);
         assert.deepEqual(await events(kept.uid), [['user.created', representationOf(kept).json], ['user.updated', representationOf(changed).json]]);
         assert.deepEqual(await events(gone), [['user.created', erasedEventData(gone, 1)], ['user.deleted', JSON.stringify({ uid: gone, version: 1 })]], 'a deleted user\'s events are found through erased_subjects');
         assert.equal((await store.events.read(1, 10, kept.uid)).events.length, 1, 'a page after a position holds only the later events');
@@ -202,11 +193,7 @@ if (skip) {
         assert.equal((await store.delete(kept.uid)).status, 'ok');
         await store.events.settle();
         assert.deepEqual((await events(kept.uid)).map(([, data]) => data), [1, 2, 3, 4].map((version) => erasedEventData(kept.uid, version)).concat(JSON.stringify({ uid: kept.uid, version: 4 })));
-      } finally {
-        await store?.close();
-        await sql.end();
-        await fresh.drop();
-      }
+      });
     });
 
     it('stores starting together on a fresh database all get the same cursor key', async () => {
