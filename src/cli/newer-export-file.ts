@@ -17,28 +17,8 @@ const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 export async function readNewerExport(file: string): Promise<NewerExport> {
   const versions = new Map<string, number>();
   let newest: string | undefined;
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const opened = new Promise<void>((resolve, reject) => input.once('open', () => resolve()).once('error', reject));
-  try {
-    await opened;
-  } catch (error) {
-    throw new UsageError(`--erase-missing-from: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let line = 0;
-  try {
-    for await (const read of createInterface({ input, crlfDelay: Infinity })) {
-      line++;
-      // A byte-order mark an editor put first is no part of the JSON.
-      const text = line === 1 ? read.replace(/^\uFEFF/, '') : read;
-      if (text.trim() === '') continue;
-      take(text, line);
-    }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`--erase-missing-from: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  return { file, versions, newest };
 
+  /** Keeps what the decision needs of the user on line `line`, refusing a line that is no exported user. */
   function take(text: string, line: number): void {
     const refuse = (why: string) => new UsageError(`--erase-missing-from: line ${line} of ${file} ${why}: give the JSON Lines of user-service export`);
     let user: unknown;
@@ -55,4 +35,22 @@ export async function readNewerExport(file: string): Promise<NewerExport> {
     versions.set(uid, version as number);
     if (newest === undefined || updatedAt > newest) newest = updatedAt;
   }
+
+  const input = createReadStream(file, { encoding: 'utf8' });
+  let line = 0;
+  try {
+    // A missing file fails here; a folder opens, and fails at its first read (EISDIR).
+    await new Promise<void>((resolve, reject) => input.once('open', () => resolve()).once('error', reject));
+    for await (const read of createInterface({ input, crlfDelay: Infinity })) {
+      line++;
+      // A byte-order mark an editor put first is no part of the JSON.
+      const text = line === 1 ? read.replace(/^\uFEFF/, '') : read;
+      if (text.trim() === '') continue;
+      take(text, line);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`--erase-missing-from: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return { file, versions, newest };
 }

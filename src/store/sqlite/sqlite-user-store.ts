@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { emailKeysOf, type LookupKey, type User } from '../../users/user.js';
+import { emailKeysOf, type KeyEntry, type LookupKey, type User } from '../../users/user.js';
 import { keysOfUser } from '../import-batch-plan.js';
 import { representationOf, withStoredRepresentation, type UserRepresentation } from '../../users/user-representation.js';
 import { lazyUser } from '../../users/lazy-user.js';
@@ -57,6 +57,13 @@ const READ_LANE_CONCURRENCY = 2;
 
 /** A key row's identity within one user: its key name and compared value. */
 const keySlot = (entry: { key: string; value: string }): string => `${entry.key}\u0000${entry.value}`;
+
+/** What `after` adds to `before` and what it drops, each item known by `id`. */
+function changes<T>(before: readonly T[], after: readonly T[], id: (item: T) => string): { gone: T[]; added: T[] } {
+  const had = new Set(before.map(id));
+  const has = new Set(after.map(id));
+  return { gone: before.filter((item) => !has.has(id(item))), added: after.filter((item) => !had.has(id(item))) };
+}
 
 export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const db = openSqliteDatabase(options.path, options);
@@ -112,20 +119,20 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const lane = readLane(READ_LANE_CONCURRENCY, READ_LANE_WAITING);
   let closed = false;
 
-  /** Inserts the key rows and addresses of `user`, but those `previous` (the same user before a change) already holds. */
-  function insertKeys(user: User, previous?: User): void {
-    const held = new Set(previous ? emailKeysOf(previous) : []);
-    for (const value of emailKeysOf(user)) if (!held.has(value)) insertEmail.run(value, user.uid);
-    const heldKeys = new Set(previous ? keysOfUser(previous).map(keySlot) : []);
-    for (const entry of keysOfUser(user)) {
-      if (heldKeys.has(keySlot(entry))) continue;
-      try {
-        insertKey.run(entry.key, entry.value, user.uid);
-      } catch (error) {
-        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new KeyConflictError(entry.key);
-        throw error;
-      }
+  /** Inserts one key row of the user `uid`; a key another user holds is KeyConflictError. */
+  function insertKeyRow(entry: KeyEntry, uid: string): void {
+    try {
+      insertKey.run(entry.key, entry.value, uid);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new KeyConflictError(entry.key);
+      throw error;
     }
+  }
+
+  /** Inserts the key rows and addresses of a new user. */
+  function insertKeys(user: User): void {
+    for (const value of emailKeysOf(user)) insertEmail.run(value, user.uid);
+    for (const entry of keysOfUser(user)) insertKeyRow(entry, user.uid);
   }
 
   /** Runs a read, translating driver errors into store errors. */
@@ -224,12 +231,13 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
    */
   function replaceRow(previous: User, next: User, time: string, origin?: EventOrigin): void {
     const position = events.userWritten('user.updated', next.uid, time, origin);
-    const kept = new Set(emailKeysOf(next));
-    for (const value of emailKeysOf(previous)) if (!kept.has(value)) deleteEmail.run(value, previous.uid);
-    const keptKeys = new Set(keysOfUser(next).map(keySlot));
-    for (const entry of keysOfUser(previous)) if (!keptKeys.has(keySlot(entry))) deleteKey.run(entry.key, entry.value, previous.uid);
+    const emails = changes(emailKeysOf(previous), emailKeysOf(next), (value) => value);
+    const keys = changes(keysOfUser(previous), keysOfUser(next), keySlot);
+    for (const value of emails.gone) deleteEmail.run(value, previous.uid);
+    for (const entry of keys.gone) deleteKey.run(entry.key, entry.value, previous.uid);
     updateUser.run({ ...userRowParams(next), event_position: position });
-    insertKeys(next, previous);
+    for (const value of emails.added) insertEmail.run(value, next.uid);
+    for (const entry of keys.added) insertKeyRow(entry, next.uid);
   }
 
   function findRow(key: LookupKey | 'external_id', value: string): User | undefined {
