@@ -35,6 +35,18 @@ describe('canon (RFC 8265 UsernameCaseMapped)', () => {
     assert.equal(canon('İ'), 'i\u0307');
   });
 
+  it('takes ASCII by its shortcut to the same form the full mapping gives (width, lower case, NFC until it holds)', () => {
+    const full = (x: string) => {
+      let current = x;
+      for (let i = 0; i < 5; i++) current = current.replace(/[\u3000\uFF01-\uFFEE]/gu, (ch) => ch.normalize('NFKC')).toLowerCase().normalize('NFC');
+      return current;
+    };
+    fc.assert(fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 40 }), (x) => canon(x) === full(x)), RUNS);
+    // One character past ASCII takes the full mapping.
+    assert.equal(canon('ÀDAM'), 'àdam');
+    assert.equal(canon('ＡDAM'), 'adam');
+  });
+
   it('agrees with a case-insensitive ASCII comparison on ASCII input', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...'abcXYZ09._-@+'.split('')), maxLength: 30 }), (x) => canon(x.toUpperCase()) === canon(x.toLowerCase())),
