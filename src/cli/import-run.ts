@@ -38,6 +38,25 @@ async function refreshStatistics(store: UserStore): Promise<void> {
   }
 }
 
+/**
+ * Builds the indexes the store set aside for a load into an empty directory (load then index:
+ * store/deferred-indexes.ts), saying so first: for millions of users it takes a while. A
+ * failure is said, not fatal: the users are written, and the store builds what is missing
+ * whenever it opens (the service's start, `user-service migrate`, the next import).
+ */
+async function buildSetAsideIndexes(store: UserStore): Promise<void> {
+  process.stderr.write('user-service: building the indexes set aside for the load into an empty directory\n');
+  const started = Date.now();
+  try {
+    const { indexes, words } = await store.finishBulkLoad();
+    const what = [...(words ? ['the word and facet index'] : []), `${indexes} ${indexes === 1 ? 'index' : 'indexes'}`].join(' and ');
+    process.stderr.write(`user-service: ${what} built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    process.stderr.write(`user-service: the users are written, but the indexes set aside for the load were not built (${why}); the service builds them when it next opens the store, as does user-service migrate\n`);
+  }
+}
+
 /** `--on-conflict` values; `update` is `merge` (a file with fewer columns never clears the others). */
 const ON_CONFLICT = new Map<string, OnConflict>([['skip', 'skip'], ['fail', 'fail'], ['merge', 'merge'], ['update', 'merge'], ['replace', 'replace']]);
 
@@ -203,13 +222,22 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
   refuseMissingSqliteFolder(storeConfig);
   let store: UserStore | undefined;
   let storeFailed = false;
+  /** Whether the store set indexes aside for this load (an empty directory: load then index). */
+  let bulkLoad = false;
   const storeNow = async () => {
+    if (store !== undefined) return store;
     try {
-      return (store ??= await openStore(storeConfig, { bulkWrites: true }));
+      store = await openStore(storeConfig, { bulkWrites: true });
     } catch (error) {
       storeFailed = true;
       throw error;
     }
+    bulkLoad = await store.beginBulkLoad();
+    return store;
+  };
+  const indexed = async () => {
+    if (store !== undefined && bulkLoad) await buildSetAsideIndexes(store);
+    bulkLoad = false;
   };
   let report: ImportReport | undefined;
   const openReportFile = () => (report = openReport(file, askedReport, runKey, storeConfig.kind === 'sqlite' && storeConfig.path !== ':memory:' ? storeConfig.path : undefined));
@@ -230,6 +258,7 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
     const csvPart = { ...(csv === undefined ? {} : { csv }), ...(encoding === undefined ? {} : { encoding }) };
     const idempotency = { key: runKey, ttlMs: idempotencyTtlMs };
     await importUsers(storeNow, { file, format, ...csvPart, onConflict, openReport: openReportFile, batchSize, progress: process.stderr, stop: signals.signal, idempotency, ...note }, summary);
+    await indexed();
     if (store !== undefined) await refreshStatistics(store);
     finish();
     if (summary.interrupted !== undefined) {
@@ -240,6 +269,7 @@ export async function runImport({ options, positionals }: ParsedArguments, confi
   } catch (error) {
     // Nothing written yet (a missing file, a header that does not fit, a store that cannot be opened): the error alone says it all.
     if (summary.records === 0 && (error instanceof InputFileError || error instanceof ReportFileError || storeFailed)) throw error;
+    await indexed();
     finish();
     const why = `stopped by an error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
     // A key whose batches hold other records cannot resume this file.

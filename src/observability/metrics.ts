@@ -120,6 +120,8 @@ export function instrumentStore(store: UserStore, metrics: StoreMetrics, appende
       count('updated', outcomes.filter((o) => o.status === 'updated').length);
       return outcomes;
     }),
+    beginBulkLoad: () => store.beginBulkLoad(),
+    finishBulkLoad: () => store.finishBulkLoad(),
     cursorKey: timed('cursorKey', () => store.cursorKey()),
     findIdempotency: timed('findIdempotency', (scope, key, now) => store.findIdempotency(scope, key, now)),
     saveIdempotency: timed('saveIdempotency', (record, now) => store.saveIdempotency(record, now)),

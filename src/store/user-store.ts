@@ -50,6 +50,12 @@ export type Precondition = (current: User) => boolean;
  */
 export type Change = UserFields | ((current: User) => UserFields | undefined);
 
+/** What finishBulkLoad() built: how many deferred indexes, and whether the word and facet entries. */
+export interface BulkLoadBuild {
+  indexes: number;
+  words: boolean;
+}
+
 /** The answer an Idempotency-Key keeps (CONTRACT §10). Opaque to the store. */
 export interface StoredResponse {
   status: number;
@@ -204,6 +210,25 @@ export interface UserStore {
    * conflict: the outcomes end with it, and the users after it are not attempted.
    */
   importUsers(users: readonly ImportUser[], onConflict: OnConflict, now: string, idempotency?: BatchIdempotency, origin?: EventOrigin): Promise<ImportOutcome[]>;
+
+  /**
+   * Starts a bulk load (an import) with load then index (deferred-indexes.ts): when the
+   * directory holds no user, the indexes a load builds faster at its end are dropped, in
+   * one transaction, this store's importUsers() leaves out the word and facet entries of
+   * the users it writes, and true is returned; otherwise nothing changes and false is
+   * returned. Every write stays correct meanwhile (unique keys, lookups by key); what a
+   * reader sharing the store lacks until finishBulkLoad() is the index of a sorted listing
+   * and the words of the users loaded so far.
+   */
+  beginBulkLoad(): Promise<boolean>;
+
+  /**
+   * Builds every deferred index that is missing, each in its own transaction, and the word
+   * and facet entries a bulk load left out, from the users as stored; says what it built.
+   * The store also does this when it opens, so a load that stopped before its end (a
+   * crash, a kill) leaves nothing missing past the next open.
+   */
+  finishBulkLoad(): Promise<BulkLoadBuild>;
 
   /**
    * At most `limit` users matching the filter, in the page's order after its keyset, with the

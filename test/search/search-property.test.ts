@@ -5,7 +5,9 @@
  * accents, stray punctuation, filters, sorts, page sizes), walking every page through
  * its cursor returns exactly what a plain in-memory filter over the same users returns,
  * in the same order: a username or email address equal to `q` first, then the rest in
- * the sort's order (src/users/search-match.ts states it).
+ * the sort's order (src/users/search-match.ts states it). The users come in as an import
+ * does: a bulk load into the empty directory, whose words and sort indexes are built at
+ * its end (src/store/deferred-indexes.ts), then a merge that changes a third of them.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -22,6 +24,7 @@ import { parseSearch, WALK_LIMIT } from '../../src/users/user-search.js';
 import type { SearchQuery } from '../../src/users/user-schemas.js';
 import { canon } from '../../src/users/canonical.js';
 import type { UserStore } from '../../src/store/user-store.js';
+import type { ImportUser } from '../../src/store/import-plan.js';
 import { SORT_FIELDS } from '../../src/users/user-vocabulary.js';
 
 const GIVEN = ['José', 'María José', 'Łukasz', 'Seán', 'Zoë', 'Søren', 'Nguyễn Văn', 'Ана', 'Дмитрий', '小明', 'Ólafur', 'Jose', 'Müge', 'Œdipe', 'Straße', 'İsmail', 'Ἀλέξανδρος'];
@@ -142,10 +145,24 @@ describeEachStore('search: every page equals an in-memory filter over the same u
 
   before(async () => {
     database = await createTestDatabaseUrl(kind);
-    users = buildUsers(fc.sample(userArbitrary, { numRuns: 160, seed: 2026_11_26 }));
+    const loaded = buildUsers(fc.sample(userArbitrary, { numRuns: 160, seed: 2026_11_26 }));
     const store = await openStore(kind, database.databaseUrl, DRIVE_BOUND);
     stores.push(store);
-    await store.importUsers(users, 'fail', new Date().toISOString());
+    // A bulk load into the empty directory (load then index: the words and sort indexes built at its end) …
+    assert.equal(await store.beginBulkLoad(), true);
+    await store.importUsers(loaded, 'fail', new Date().toISOString());
+    assert.deepEqual(await store.finishBulkLoad(), { indexes: 9, words: true });
+    // … then a merge of 50 of them changed as a monthly HR file changes people (names, display name, department, title, status).
+    const changes = fc.sample(userArbitrary, { numRuns: 50, seed: 2026_12_01 }).map((record, i): ImportUser => {
+      const user = loaded[i * 3] as User;
+      const name = { ...(record.given ? { given_name: record.given } : {}), ...(record.family ? { family_name: record.family } : {}) };
+      const given = { display_name: record.display, department: record.department, title: record.title, active: record.active, ...(Object.keys(name).length > 0 ? { name } : {}) };
+      return { ...user, ...given, given } as ImportUser;
+    });
+    const merged = await store.importUsers(changes, 'merge', new Date().toISOString());
+    assert.ok(merged.filter((o) => o.status === 'updated').length >= 40, 'most of the merged people changed');
+    // The users as stored after both: what every search below must agree with.
+    users = await Promise.all(loaded.map(async (user) => (await store.findByKey('uid', user.uid)) as User));
   });
 
   after(async () => {

@@ -35,6 +35,7 @@ import {
 import { copyRow, copyRows } from './postgres-copy.js';
 import { isUniqueViolation } from './postgres-errors.js';
 import { importOneByOne } from './postgres-import-one-by-one.js';
+import { MARK_TERMS_DEFERRED_SQL } from './postgres-bulk-load.js';
 import { postgresIdempotency } from './postgres-idempotency.js';
 import { batchResponse, type BatchIdempotency } from '../user-store.js';
 import { userRowToUser, type UserRow } from './postgres-rows.js';
@@ -51,6 +52,8 @@ export interface BulkImportOptions {
   retries?: number;
   /** Called with the last lost race when a batch falls back to record by record. */
   onFallback?: (error: unknown) => void;
+  /** A bulk load's batch (postgres-bulk-load.ts): the word and facet entries are left to its end, and the batch marks them deferred. */
+  termsDeferred?: boolean;
 }
 
 type HolderRow = { key: string; value: string; uid: string };
@@ -75,7 +78,7 @@ function holderOf(row: HolderRow): BatchSnapshot['holders'][number] {
 }
 
 /** The COPY rows of import_user_rows (USER_COLUMNS order), and the `user_terms` entries of the inserted users. */
-function userRows(writes: BatchWrites): { rows: string[]; terms: string[] } {
+function userRows(writes: BatchWrites, withTerms: boolean): { rows: string[]; terms: string[] } {
   const rows: string[] = [];
   const terms: string[] = [];
   const add = (op: 'insert' | 'update', user: User): void => {
@@ -101,7 +104,7 @@ function userRows(writes: BatchWrites): { rows: string[]; terms: string[] } {
         search.column,
       ]),
     );
-    if (op === 'insert') for (const term of search.terms) terms.push(termRow(term, user.uid));
+    if (op === 'insert' && withTerms) for (const term of search.terms) terms.push(termRow(term, user.uid));
   };
   for (const user of writes.inserts) add('insert', user);
   for (const user of writes.updates) add('update', user);
@@ -138,17 +141,17 @@ interface WriteCounts {
  * written by the import in the same transaction, sorted, instead of by the insert
  * trigger: no user is ever committed without its words, whoever else writes.
  */
-async function writeBatch(tx: TransactionSql, writes: BatchWrites, now: string, feed: Feed, origin: EventOrigin): Promise<WriteCounts> {
-  const users = userRows(writes);
+async function writeBatch(tx: TransactionSql, writes: BatchWrites, now: string, { feed, origin, termsDeferred = false }: BulkImportOptions): Promise<WriteCounts> {
+  const users = userRows(writes, !termsDeferred);
   await tx.unsafe(STAGING_SQL).simple();
   await copyRows(tx, 'import_user_rows', USER_COLUMNS, users.rows);
   await copyRows(tx, 'import_key_rows', KEY_COLUMNS, keyRows(writes));
   await copyRows(tx, 'import_email_rows', EMAIL_COLUMNS, emailRows(writes));
-  await copyRows(tx, 'import_term_rows', TERM_COLUMNS, users.terms);
-  // Sent together, one round trip: the trigger switch, the write, the terms and the addresses (in this order).
+  if (!termsDeferred) await copyRows(tx, 'import_term_rows', TERM_COLUMNS, users.terms);
+  // Sent together, one round trip: the trigger switch, the write, the terms (or the mark that they are left to the load's end) and the addresses (in this order).
   const switched = tx.unsafe(TERMS_BY_IMPORT_SQL).execute();
   const written = tx.unsafe<WriteCounts[]>(WRITE_SQL, [now, feed.enabled, origin.interface, origin.credential ?? null, origin.client ?? null], { prepare: false }).execute();
-  const termed = tx.unsafe(TERMS_SQL).execute();
+  const termed = tx.unsafe(termsDeferred ? MARK_TERMS_DEFERRED_SQL : TERMS_SQL).execute();
   const unlisted = writes.updates.length > 0 ? tx.unsafe(EMAILS_OF_UPDATED_SQL).simple() : undefined;
   const emailed = tx.unsafe(EMAILS_SQL).simple();
   await switched;
@@ -157,7 +160,7 @@ async function writeBatch(tx: TransactionSql, writes: BatchWrites, now: string, 
   return counts as WriteCounts;
 }
 
-async function importOnce(tx: TransactionSql, users: readonly ImportUser[], onConflict: OnConflict, now: string, { feed, origin }: BulkImportOptions): Promise<ImportOutcome[]> {
+async function importOnce(tx: TransactionSql, users: readonly ImportUser[], onConflict: OnConflict, now: string, options: BulkImportOptions): Promise<ImportOutcome[]> {
   const planning = tx.unsafe(NESTED_LOOPS_SQL).execute(); // sent together with the read: no round trip of its own
   const snapshot = await readSnapshot(tx, users, onConflict);
   await planning;
@@ -171,7 +174,7 @@ async function importOnce(tx: TransactionSql, users: readonly ImportUser[], onCo
     keys_moved: writes.keyMoves.length,
   };
   if (Object.values(expected).some((n) => n > 0)) {
-    const counts = await writeBatch(tx, writes, now, feed, origin);
+    const counts = await writeBatch(tx, writes, now, options);
     // Rows locked or planned that were not where the plan put them: the snapshot went stale.
     const off = (Object.keys(expected) as (keyof WriteCounts)[]).filter((part) => counts[part] !== expected[part]);
     if (off.length > 0) throw new StaleSnapshotError(off.map((part) => `${part}: wrote ${counts[part]}, planned ${expected[part]}`).join('; '));

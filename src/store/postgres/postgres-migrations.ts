@@ -7,6 +7,8 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { representationOf } from '../../users/user-representation.js';
 import { EMPTY_SEARCH, SEARCH_INDEXES_SQL, searchColumn } from '../search-column.js';
+import { MIGRATION_LOCK_ID } from './postgres-migration-lock.js';
+import { buildMissingIndexes } from './postgres-bulk-load.js';
 import { USER_COLUMNS_8, userRowToUser, type UserRow } from './postgres-rows.js';
 import { commandSession } from './command-session.js';
 
@@ -59,8 +61,6 @@ async function fillSearch(tx: TransactionSql): Promise<void> {
   }
 }
 
-/** An arbitrary constant naming this service's migration lock. */
-const MIGRATION_LOCK_ID = 7_316_205_114;
 
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // 1: users and the one keys table (see src/store/sqlite/sqlite-migrations.ts).
@@ -402,6 +402,10 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     RETURN NULL;
   END $$;
   `,
+  // 17: the mark of a word index a bulk load left to build at its end (SQLite's migration 17).
+  `
+  CREATE TABLE terms_deferred (since timestamptz NOT NULL);
+  `,
 ];
 
 /** Applies the pending migrations under the advisory lock; returns how many ran. `to` (tests build older databases with it): stop at that version. */
@@ -430,7 +434,9 @@ export async function migratePostgres(sql: Sql, to = POSTGRES_MIGRATIONS.length)
 export async function migratePostgresUrl(url: string, connectTimeoutMs = 5000): Promise<{ applied: number; version: number }> {
   const sql = await commandSession(url, connectTimeoutMs, 'migrate');
   try {
-    return { applied: await migratePostgres(sql), version: POSTGRES_MIGRATIONS.length };
+    const applied = await migratePostgres(sql);
+    await buildMissingIndexes(sql); // what a bulk load that stopped before its end left unbuilt
+    return { applied, version: POSTGRES_MIGRATIONS.length };
   } finally {
     await sql.end({ timeout: 5 });
   }

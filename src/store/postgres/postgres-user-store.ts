@@ -26,6 +26,7 @@ import { importBatch } from './postgres-bulk-import.js';
 import { answerLost, isRetryable, isStoreFull, isUniqueViolation, mayMeanPrimaryLost, neverSent, storeFullOr, translatePostgresError } from './postgres-errors.js';
 import { followPrimary } from './primary-follower.js';
 import { migratePostgres } from './postgres-migrations.js';
+import { buildMissingIndexes, setAsideIndexes } from './postgres-bulk-load.js';
 import { postgresSearch } from './postgres-search.js';
 import { runUntil } from './deadline-run.js';
 import { READ_LANE_WAITING, readLane } from '../read-lane.js';
@@ -181,7 +182,8 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     return result;
   }
 
-  await run(() => migratePostgres(sql)).catch(async (error: unknown) => {
+  // A bulk load that stopped before its end left its deferred indexes unbuilt (postgres-bulk-load.ts).
+  await run(async () => (await migratePostgres(sql), await buildMissingIndexes(sql))).catch(async (error: unknown) => {
     await follower.close().catch(() => {});
     throw error;
   });
@@ -192,6 +194,9 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
   });
   // Sessions of the former primary are gone with it: the LISTEN connection follows at once.
   follower.onChange(() => events.relisten());
+
+  /** Whether this store began a bulk load whose word index it rebuilds at the end (beginBulkLoad). */
+  let termsDeferred = false;
 
   /** Tries of a create whose key conflict vanished before it could be named (its holder let go). */
   const CREATE_ATTEMPTS = 3;
@@ -237,8 +242,20 @@ export async function openPostgresUserStore(options: PostgresStoreOptions): Prom
     },
 
     async importUsers(users: readonly ImportUser[], onConflict: OnConflict, now: string, key?: BatchIdempotency, origin: EventOrigin = IMPORT_ORIGIN) {
-      const bulk = { feed, origin, retries: options.importRetries ?? 3, ...(options.onImportFallback ? { onFallback: options.onImportFallback } : {}) };
+      const bulk = { feed, origin, retries: options.importRetries ?? 3, termsDeferred, ...(options.onImportFallback ? { onFallback: options.onImportFallback } : {}) };
       return written(run(() => importBatch(sql, users, onConflict, now, bulk, key)));
+    },
+
+    async beginBulkLoad() {
+      const began = await run(() => setAsideIndexes(sql));
+      termsDeferred ||= began;
+      return began;
+    },
+
+    async finishBulkLoad() {
+      const built = await run(() => buildMissingIndexes(sql, termsDeferred));
+      termsDeferred = false;
+      return built;
     },
 
     async findByKey(key: LookupKey | 'external_id', value: string) {

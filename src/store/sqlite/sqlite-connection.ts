@@ -40,8 +40,16 @@ export interface SqliteConnectionOptions {
 
 export type SqliteSecureDelete = 'ON' | 'FAST' | 'OFF';
 
+/**
+ * How long a bulk writer (an import) waits for another process's lock: a request answers
+ * 503 after 5 s, but an import has no client waiting, and the lock it waits for may be an
+ * index build of a service opening the store (sqlite-bulk-load.ts), seconds per index for
+ * millions of users.
+ */
+const BULK_BUSY_TIMEOUT_MS = 120_000;
+
 export function configureConnection(db: BetterSqlite3.Database, options: SqliteConnectionOptions): void {
-  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? (options.bulkWrites ? BULK_BUSY_TIMEOUT_MS : 5000)}`);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');

@@ -10,6 +10,7 @@ import type { Database } from 'better-sqlite3';
 import { representationOf } from '../../users/user-representation.js';
 import { EMPTY_SEARCH, SEARCH_INDEXES_SQL, searchColumn } from '../search-column.js';
 import { openSqliteDatabase } from './sqlite-connection.js';
+import { buildMissingIndexes } from './sqlite-bulk-load.js';
 import { USER_COLUMNS_8, userRowToUser, type UserRow } from './sqlite-rows.js';
 
 /** A migration is SQL, or a function for what SQL cannot compute (it runs in the same transaction). */
@@ -326,6 +327,15 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       WHERE j.value NOT IN (SELECT o.value FROM json_each(OLD.search, '$.terms') o);
   END;
   `,
+  // 17: a bulk load into an empty directory builds the word and facet entries once, at its
+  // end (sqlite-bulk-load.ts), instead of batch by batch into an ever larger B-tree. While
+  // terms_deferred holds a row, user_terms may lack the entries of users such a load wrote:
+  // each batch that leaves them out writes the row in its own transaction, and the rebuild
+  // that makes user_terms the terms of every user's \`search\` again deletes it in its own.
+  // Every open of the store rebuilds while the row is there.
+  `
+  CREATE TABLE terms_deferred (since TEXT NOT NULL);
+  `,
 ];
 
 /** Applies the pending migrations; returns how many ran. Refuses a file from a newer release. */
@@ -354,7 +364,9 @@ export function applySqliteMigrations(db: Database, from: number, to: number): v
 export function migrateSqliteFile(path: string, options: { createDirectory?: boolean } = {}): { applied: number; version: number } {
   const db = openSqliteDatabase(path, options);
   try {
-    return { applied: migrateSqlite(db), version: SQLITE_MIGRATIONS.length };
+    const applied = migrateSqlite(db);
+    buildMissingIndexes(db); // what a bulk load that stopped before its end left unbuilt
+    return { applied, version: SQLITE_MIGRATIONS.length };
   } finally {
     db.close();
   }

@@ -30,6 +30,7 @@ import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
 import { walkMark } from '../../users/search-match.js';
 import { migrateSqlite } from './sqlite-migrations.js';
+import { buildMissingIndexes, markTermsDeferred, setAsideIndexes } from './sqlite-bulk-load.js';
 import { searchOf } from '../search-column.js';
 import { USER_COLUMNS, userRowParams, userRowToUser, type UserRow } from './sqlite-rows.js';
 
@@ -68,6 +69,8 @@ function changes<T>(before: readonly T[], after: readonly T[], id: (item: T) => 
 export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const db = openSqliteDatabase(options.path, options);
   migrateSqlite(db);
+  // A bulk load that stopped before its end left its deferred indexes unbuilt (sqlite-bulk-load.ts).
+  buildMissingIndexes(db);
   // Checkpoints off the event loop for a file the service writes as requests come. An import
   // (bulkWrites) keeps its own larger automatic checkpoints, which copy a page once per many batches.
   let checkpointer: WalCheckpointer | undefined;
@@ -188,13 +191,17 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
 
   const compareUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+  /** Whether this store began a bulk load whose word index it rebuilds at the end (beginBulkLoad). */
+  let termsDeferred = false;
+
   /**
    * Runs `load` (an import batch, inside its write) with the insert trigger leaving the
    * terms of created users to it (migration 14): `load` hands each created user's
    * `field:value` terms to `add`, and they go into user_terms sorted, so the B-tree is
    * written in order: at the end, or when `load` calls `flush` before it updates a row
    * (the update trigger replaces the terms it finds, so they must be there). Within the
-   * same write: no user is committed without its words.
+   * same write: no user is committed without its words, but in a bulk load into an empty
+   * directory, whose batches mark the word index for its rebuild instead (termsDeferred).
    */
   function withBulkTerms<T>(load: (add: (uid: string, terms: readonly string[]) => void, flush: () => void) => T): T {
     let rows: [string, string, string][] = [];
@@ -205,11 +212,14 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
       rows = [];
     };
     const add = (uid: string, terms: readonly string[]): void => {
+      if (termsDeferred) return;
       for (const term of terms) {
         const colon = term.indexOf(':');
         rows.push([term.slice(0, colon), term.slice(colon + 1), uid]);
       }
     };
+    // A bulk load's batch leaves the entries to the load's end (sqlite-bulk-load.ts), and says so in its own transaction.
+    if (termsDeferred) markTermsDeferred(db);
     termsByImport.run();
     try {
       const result = load(add, flush);
@@ -361,6 +371,19 @@ export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
         if (key) idempotency.answer(key, batchResponse(outcomes));
         return outcomes;
       }));
+    },
+
+    async beginBulkLoad() {
+      const began = await write(() => setAsideIndexes(db));
+      termsDeferred ||= began;
+      return began;
+    },
+
+    async finishBulkLoad() {
+      // Outside the group commit, an index a transaction: a batch commits within one turn, so none is open here.
+      const built = read(() => buildMissingIndexes(db, termsDeferred));
+      termsDeferred = false;
+      return built;
     },
 
     async search(page: SearchPage) {
