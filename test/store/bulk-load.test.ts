@@ -129,3 +129,38 @@ describeEachStore('load then index: a load that stops before its end', (kind) =>
     }
   });
 });
+
+describeEachStore('load then index: the rebuild beside a writer', (kind) => {
+  let database: TestDatabaseUrl;
+  before(async () => {
+    database = await createTestDatabaseUrl(kind);
+  });
+  after(async () => database.remove());
+
+  it('changes another store commits while the word index is rebuilt leave every user found by exactly its own facets', async () => {
+    const loader = await openTestStoreAt(kind, database.databaseUrl);
+    const service = await openTestStoreAt(kind, database.databaseUrl);
+    try {
+      assert.equal(await loader.beginBulkLoad(), true);
+      const users = Array.from({ length: 400 }, (_, i) => person(`Rebuild${i}`));
+      await loader.importUsers(users, 'skip', new Date().toISOString());
+      // The service moves users from department to department while the loader rebuilds.
+      const moves = (async () => {
+        for (let i = 0; i < 60; i++) {
+          const user = users[(i * 7) % users.length] as User;
+          await service.replace(user.uid, (current) => ({ ...fieldsOf(current), department: `Dept ${i % 3}` }), new Date().toISOString());
+        }
+      })();
+      await Promise.all([loader.finishBulkLoad(), moves]);
+      const stored = await Promise.all(users.map(async (user) => (await service.findByKey('uid', user.uid)) as User));
+      for (const department of ['Loading', 'Dept 0', 'Dept 1', 'Dept 2']) {
+        const want = stored.filter((u) => u.department === department).map((u) => u.uid).sort();
+        const got = (await service.search({ filter: { facets: { department: department.toLowerCase() } }, limit: 1000 })).value.map((u) => u.uid).sort();
+        assert.deepEqual(got, want, department);
+      }
+    } finally {
+      await service.close();
+      await loader.close();
+    }
+  });
+});

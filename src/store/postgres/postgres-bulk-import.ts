@@ -139,7 +139,9 @@ interface WriteCounts {
  * Copies the batch's rows into the staging tables, then writes them with set-based
  * statements (postgres-bulk-sql.ts). The inserted users' word and facet entries are
  * written by the import in the same transaction, sorted, instead of by the insert
- * trigger: no user is ever committed without its words, whoever else writes.
+ * trigger: no user is ever committed without its words, whoever else writes. In a bulk
+ * load (`termsDeferred`) the batch writes none and marks the word index for the rebuild
+ * at the load's end instead (postgres-bulk-load.ts).
  */
 async function writeBatch(tx: TransactionSql, writes: BatchWrites, now: string, { feed, origin, termsDeferred = false }: BulkImportOptions): Promise<WriteCounts> {
   const users = userRows(writes, !termsDeferred);

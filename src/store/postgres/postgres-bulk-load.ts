@@ -25,9 +25,12 @@ export const MARK_TERMS_DEFERRED_SQL = 'INSERT INTO terms_deferred (since) SELEC
  * Every user's word and facet entries from its `search` text (search-column.ts), split at the
  * first colon as the triggers split them, in the primary key's order, so the B-tree is
  * written page after page; then the mark goes. One transaction: a reader sees the entries
- * before or after, never a part.
+ * before or after, never a part. Writers of users wait for it (SHARE, as CREATE INDEX takes):
+ * a change committed between its DELETE and its INSERT would have its trigger's delete of the
+ * old entries wait for this transaction and then miss the ones this INSERT wrote.
  */
 const REBUILD_TERMS_SQL = `
+  LOCK TABLE users IN SHARE MODE;
   DELETE FROM user_terms;
   INSERT INTO user_terms (field, value, uid)
     SELECT t.field, t.value, t.uid FROM (
