@@ -45,3 +45,17 @@ export function deferredIndexes(inactive: string): readonly DeferredIndex[] {
     drop: `DROP INDEX IF EXISTS ${name}`,
   }));
 }
+
+/**
+ * The deferred indexes (or the word index) could not be built when the store opened: the
+ * users are intact, but the store does not serve without them (its searches would miss the
+ * loaded users). Says so in words, with the cause (out of space, mostly) and what to do.
+ */
+export class DeferredBuildError extends Error {
+  constructor(cause: unknown) {
+    const why = (cause instanceof Error ? cause.message : String(cause)).split('\n')[0];
+    const full = /FULL/.test(String((cause as { code?: unknown })?.code ?? ''));
+    const room = full ? '; give the database room for them (about what its users take already)' : '';
+    super(`holds a load into an empty directory whose indexes are not built yet, and building them failed (${why})${room}; start again, or run user-service migrate`, { cause });
+  }
+}

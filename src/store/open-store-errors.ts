@@ -6,6 +6,7 @@
  * password. Also the store's location for the start-up log.
  */
 import { existsSync } from 'node:fs';
+import { DeferredBuildError } from './deferred-indexes.js';
 import { resolve } from 'node:path';
 import type { StoreConfig } from '../config.js';
 import { StoreFullError, StoreUnavailableError } from './store-errors.js';
@@ -72,6 +73,7 @@ function describeSqlite(path: string, error: unknown, mustExist: boolean): strin
   const code = String((error as { code?: unknown })?.code ?? '');
   const where = `the SQLite database ${path}`;
   if (mustExist && !existsSync(path)) return `${where} does not exist`;
+  if (error instanceof DeferredBuildError) return `${where} ${error.message}`;
   const words = SQLITE_WORDS[code] ?? SQLITE_WORDS[code.replace(/_[A-Z_]+$/, '')];
   return `${where} ${words ?? `cannot be opened: ${firstLine(error)}`}`;
 }

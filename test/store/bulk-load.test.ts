@@ -6,7 +6,10 @@
  * and a load that stops before its end leaves nothing missing once the store opens again.
  */
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { DeferredBuildError } from '../../src/store/deferred-indexes.js';
+import { describeOpenError } from '../../src/store/open-store-errors.js';
+import type { StoreConfig } from '../../src/config.js';
 import { v7 as uuidv7 } from 'uuid';
 import { KeyConflictError } from '../../src/store/store-errors.js';
 import type { SearchFilter, UserStore } from '../../src/store/user-store.js';
@@ -162,5 +165,18 @@ describeEachStore('load then index: the rebuild beside a writer', (kind) => {
       await service.close();
       await loader.close();
     }
+  });
+});
+
+describe('load then index: a build that fails at open', () => {
+  it('is said in words: what the database holds, what failed, and for lack of room what to give it', () => {
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const said = describeOpenError({ kind: 'sqlite', path: '/data/users.db' } as StoreConfig, new DeferredBuildError(full));
+    assert.equal(
+      said,
+      'DATABASE_URL: the SQLite database /data/users.db holds a load into an empty directory whose indexes are not built yet, and building them failed (database or disk is full); give the database room for them (about what its users take already); start again, or run user-service migrate',
+    );
+    const busy = new DeferredBuildError(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }));
+    assert.doesNotMatch(busy.message, /room/);
   });
 });

@@ -10,7 +10,7 @@
  * transactional, a reader sharing the file sees either all of an index or none of it.
  */
 import type Database from 'better-sqlite3';
-import { deferredIndexes, type DeferredIndex } from '../deferred-indexes.js';
+import { DeferredBuildError, deferredIndexes, type DeferredIndex } from '../deferred-indexes.js';
 import type { BulkLoadBuild } from '../user-store.js';
 
 export const SQLITE_DEFERRED_INDEXES = deferredIndexes('active = 0');
@@ -74,4 +74,13 @@ export function setAsideIndexes(db: Database.Database): boolean {
 /** In the caller's write transaction (a batch that writes users without their word entries): the mark that the word index must be rebuilt. */
 export function markTermsDeferred(db: Database.Database): void {
   db.prepare(MARK_TERMS_DEFERRED_SQL).run(new Date().toISOString());
+}
+
+/** At open (the store, `migrate`): buildMissingIndexes(), its failure a DeferredBuildError that says what failed. */
+export function buildMissingIndexesAtOpen(db: Database.Database): void {
+  try {
+    buildMissingIndexes(db);
+  } catch (error) {
+    throw new DeferredBuildError(error);
+  }
 }

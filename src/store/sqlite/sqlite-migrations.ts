@@ -10,7 +10,7 @@ import type { Database } from 'better-sqlite3';
 import { representationOf } from '../../users/user-representation.js';
 import { EMPTY_SEARCH, SEARCH_INDEXES_SQL, searchColumn } from '../search-column.js';
 import { openSqliteDatabase } from './sqlite-connection.js';
-import { buildMissingIndexes } from './sqlite-bulk-load.js';
+import { buildMissingIndexesAtOpen } from './sqlite-bulk-load.js';
 import { USER_COLUMNS_8, userRowToUser, type UserRow } from './sqlite-rows.js';
 
 /** A migration is SQL, or a function for what SQL cannot compute (it runs in the same transaction). */
@@ -365,7 +365,7 @@ export function migrateSqliteFile(path: string, options: { createDirectory?: boo
   const db = openSqliteDatabase(path, options);
   try {
     const applied = migrateSqlite(db);
-    buildMissingIndexes(db); // what a bulk load that stopped before its end left unbuilt
+    buildMissingIndexesAtOpen(db); // what a bulk load that stopped before its end left unbuilt
     return { applied, version: SQLITE_MIGRATIONS.length };
   } finally {
     db.close();

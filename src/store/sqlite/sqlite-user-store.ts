@@ -30,7 +30,7 @@ import { READ_LANE_WAITING, readLane } from '../read-lane.js';
 import { mapInSlices } from '../../event-loop-slices.js';
 import { walkMark } from '../../users/search-match.js';
 import { migrateSqlite } from './sqlite-migrations.js';
-import { buildMissingIndexes, markTermsDeferred, setAsideIndexes } from './sqlite-bulk-load.js';
+import { buildMissingIndexes, buildMissingIndexesAtOpen, markTermsDeferred, setAsideIndexes } from './sqlite-bulk-load.js';
 import { searchOf } from '../search-column.js';
 import { USER_COLUMNS, userRowParams, userRowToUser, type UserRow } from './sqlite-rows.js';
 
@@ -68,9 +68,19 @@ function changes<T>(before: readonly T[], after: readonly T[], id: (item: T) => 
 
 export function openSqliteUserStore(options: SqliteStoreOptions): UserStore {
   const db = openSqliteDatabase(options.path, options);
-  migrateSqlite(db);
-  // A bulk load that stopped before its end left its deferred indexes unbuilt (sqlite-bulk-load.ts).
-  buildMissingIndexes(db);
+  try {
+    migrateSqlite(db);
+    // A bulk load that stopped before its end left its deferred indexes unbuilt (sqlite-bulk-load.ts).
+    buildMissingIndexesAtOpen(db);
+  } catch (error) {
+    // The file stays closed behind a store that did not open (its descriptors kept a full volume busy).
+    try {
+      db.close();
+    } catch {
+      // what failed is said by the error below
+    }
+    throw error;
+  }
   // Checkpoints off the event loop for a file the service writes as requests come. An import
   // (bulkWrites) keeps its own larger automatic checkpoints, which copy a page once per many batches.
   let checkpointer: WalCheckpointer | undefined;
