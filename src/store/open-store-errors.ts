@@ -6,9 +6,9 @@
  * password. Also the store's location for the start-up log.
  */
 import { existsSync } from 'node:fs';
-import { DeferredBuildError } from './deferred-indexes.js';
 import { resolve } from 'node:path';
 import type { StoreConfig } from '../config.js';
+import { DeferredBuildError } from './deferred-indexes.js';
 import { StoreFullError, StoreUnavailableError } from './store-errors.js';
 import { firstHostUrl, hostUrls } from './postgres/postgres-hosts.js';
 

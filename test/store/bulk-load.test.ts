@@ -6,33 +6,27 @@
  * and a load that stops before its end leaves nothing missing once the store opens again.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, type TestContext } from 'node:test';
 import { DeferredBuildError } from '../../src/store/deferred-indexes.js';
 import { describeOpenError } from '../../src/store/open-store-errors.js';
 import type { StoreConfig } from '../../src/config.js';
-import { v7 as uuidv7 } from 'uuid';
 import { KeyConflictError } from '../../src/store/store-errors.js';
 import type { SearchFilter, UserStore } from '../../src/store/user-store.js';
 import type { ImportUser } from '../../src/store/import-plan.js';
 import { SQLITE_DEFERRED_INDEXES } from '../../src/store/sqlite/sqlite-bulk-load.js';
 import { queryWords } from '../../src/users/search-words.js';
-import { fieldsOf, withDefaults, type User } from '../../src/users/user.js';
+import { fieldsOf, type User } from '../../src/users/user.js';
+import { newUser } from '../helpers/new-user.js';
 import { createTestDatabaseUrl, describeEachStore, openTestStoreAt, type TestDatabaseUrl } from '../helpers/stores.js';
 import { indexDefinitions, missingIndexes as missing } from '../helpers/index-definitions.js';
 
 const DEFERRED = SQLITE_DEFERRED_INDEXES.map((index) => index.name).sort();
 
 let sequence = 0;
+/** A person of the department Loading, its family name `family`, a legacy id of its own. */
 function person(family: string): User {
   sequence += 1;
-  const now = new Date(Date.UTC(2026, 0, 1, 0, 0, sequence)).toISOString();
-  return {
-    uid: uuidv7(),
-    ...withDefaults({ username: `bulk${sequence}`, email_address: `bulk${sequence}@example.com`, legacy_ids: [`L-${sequence}`], display_name: `Ada ${family}`, attributes: {}, name: { family_name: family }, department: 'Loading' }),
-    created_at: now,
-    updated_at: now,
-    version: 1,
-  };
+  return newUser(`bulk${sequence}`, new Date().toISOString(), { legacy_ids: [`L-${sequence}`], display_name: `Ada ${family}`, name: { family_name: family }, department: 'Loading' });
 }
 
 describeEachStore('load then index: a bulk load into an empty directory', (kind) => {
@@ -98,14 +92,16 @@ describeEachStore('load then index: a bulk load into an empty directory', (kind)
   });
 });
 
-describeEachStore('load then index: a load that stops before its end', (kind) => {
-  let database: TestDatabaseUrl;
-  before(async () => {
-    database = await createTestDatabaseUrl(kind);
-  });
-  after(async () => database.remove());
+describeEachStore('load then index: a load that stops, and a rebuild beside a writer', (kind) => {
+  /** An empty database of its own for the test, removed after it. */
+  const emptyDatabase = async (t: TestContext) => {
+    const database = await createTestDatabaseUrl(kind);
+    t.after(() => database.remove());
+    return database;
+  };
 
-  it('leaves no deferred index and no word missing once the store opens again, and its users found by every index', async () => {
+  it('leaves no deferred index and no word missing once the store opens again, and its users found by every index', async (t) => {
+    const database = await emptyDatabase(t);
     const first = await openTestStoreAt(kind, database.databaseUrl);
     const migrated = await indexDefinitions(kind, database.databaseUrl);
     assert.equal(await first.beginBulkLoad(), true);
@@ -131,16 +127,9 @@ describeEachStore('load then index: a load that stops before its end', (kind) =>
       await reopened.close();
     }
   });
-});
 
-describeEachStore('load then index: the rebuild beside a writer', (kind) => {
-  let database: TestDatabaseUrl;
-  before(async () => {
-    database = await createTestDatabaseUrl(kind);
-  });
-  after(async () => database.remove());
-
-  it('changes another store commits while the word index is rebuilt leave every user found by exactly its own facets', async () => {
+  it('changes another store commits while the word index is rebuilt leave every user found by exactly its own facets', async (t) => {
+    const database = await emptyDatabase(t);
     const loader = await openTestStoreAt(kind, database.databaseUrl);
     const service = await openTestStoreAt(kind, database.databaseUrl);
     try {

@@ -61,7 +61,6 @@ async function fillSearch(tx: TransactionSql): Promise<void> {
   }
 }
 
-
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // 1: users and the one keys table (see src/store/sqlite/sqlite-migrations.ts).
   // Compared values use the "C" collation: byte order of UTF-8, as SQLite's BINARY,

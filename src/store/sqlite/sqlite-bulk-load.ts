@@ -15,7 +15,6 @@ import type { BulkLoadBuild } from '../user-store.js';
 
 export const SQLITE_DEFERRED_INDEXES = deferredIndexes('active = 0');
 
-
 /**
  * Every user's word and facet entries from its `search` text (search-column.ts), split at the
  * first colon as the triggers split them, in the B-tree's order (BINARY: UTF-8 bytes), so
@@ -38,7 +37,8 @@ export function missingIndexes(db: Database.Database): DeferredIndex[] {
   return SQLITE_DEFERRED_INDEXES.filter((index) => !present.has(index.name));
 }
 
-const termsDeferred = (db: Database.Database) => db.prepare('SELECT 1 FROM terms_deferred LIMIT 1').get() !== undefined;
+/** Whether the word index is marked deferred (migration 17): a load left its entries to its end. */
+export const termsDeferred = (db: Database.Database) => db.prepare('SELECT 1 FROM terms_deferred LIMIT 1').get() !== undefined;
 
 /**
  * Builds the deferred indexes the file lacks, each in a transaction of its own (other writers

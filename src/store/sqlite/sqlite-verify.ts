@@ -22,7 +22,7 @@ import { BackupRefusedError, type VerifyReport } from '../store-backup.js';
 import { checkAgainstManifest, manifestPath, readManifest } from '../snapshot-files.js';
 import Database from './sqlite-driver.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
-import { missingIndexes } from './sqlite-bulk-load.js';
+import { missingIndexes, termsDeferred } from './sqlite-bulk-load.js';
 import { RESTORE_GAP_PREFIX, restoreGapOf } from '../restore-gap.js';
 import { checkIntegrity } from './sqlite-restore.js';
 import { USER_COLUMNS, userRowToUser, type UserRow } from './sqlite-rows.js';
@@ -30,7 +30,7 @@ import { USER_COLUMNS, userRowToUser, type UserRow } from './sqlite-rows.js';
 /** A load into an empty directory that has not built what it set aside (sqlite-bulk-load.ts): no damage, but not a store in its final state either. */
 function checkBulkLoad(db: SqliteDatabase, problems: Problems): void {
   const missing = missingIndexes(db).map((index) => index.name);
-  const words = db.prepare('SELECT 1 FROM terms_deferred LIMIT 1').get() !== undefined;
+  const words = termsDeferred(db);
   if (missing.length === 0 && !words) return;
   const what = [...(words ? ['the word and facet index'] : []), ...(missing.length > 0 ? [`${missing.length} indexes (${missing.join(', ')})`] : [])].join(' and ');
   problems.add('a load is not finished', `${what} set aside by an import into an empty directory are not built yet (the import is running, or it stopped before its end): the next open of the store builds them, as does user-service migrate`);
